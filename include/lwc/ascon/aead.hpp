@@ -1,0 +1,365 @@
+// Ascon authenticated encryption: Ascon-AEAD128 (NIST SP 800-232, section 4, with the optional
+// tag truncation to 32..128 bits and nonce masking with a second 128-bit key) and the legacy
+// Ascon v1.2 AEADs Ascon-128, Ascon-128a and Ascon-80pq (big endian, 160-bit key for 80pq).
+//
+// Never encrypt two messages under one key with the same nonce. Decryption is one-shot: it
+// verifies the tag in constant time before anything is returned, and on failure the output
+// buffer is all zeros. Incremental encryption is offered; incremental decryption is not,
+// because its output would be unauthenticated until the very end.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "../common/kind.hpp"
+#include "../common/secure.hpp"
+#include "../common/span.hpp"
+#include "permutation.hpp"
+
+namespace lwc::ascon {
+
+namespace detail {
+
+template <class Lanes, std::uint64_t IV, std::size_t KeySize, std::size_t Rate, int Rounds,
+          std::size_t MinTag, bool NonceMasking>
+struct aead_params {
+  using lanes = Lanes;
+  static constexpr std::uint64_t iv = IV;
+  static constexpr std::size_t key_size = KeySize;
+  static constexpr std::size_t rate = Rate;
+  static constexpr int rounds = Rounds;
+  static constexpr std::size_t min_tag_size = MinTag;
+  static constexpr bool nonce_masking = NonceMasking;
+};
+
+// The key as up to three state-sized words. A 128-bit key is k1 || k2; the 160-bit key of
+// Ascon-80pq is k0 (32 bits, low half) || k1 || k2.
+struct key_words {
+  std::uint64_t k0, k1, k2;
+};
+
+}  // namespace detail
+
+template <class Params>
+class aead_algorithm {
+  using lanes = typename Params::lanes;
+  static constexpr std::size_t rate = Params::rate;
+
+ public:
+  static constexpr algorithm_kind kind = algorithm_kind::aead;
+  static constexpr std::size_t key_size = Params::key_size;
+  static constexpr std::size_t second_key_size = Params::nonce_masking ? 16 : 0;
+  static constexpr std::size_t nonce_size = 16;
+  static constexpr std::size_t tag_size = 16;
+  static constexpr std::size_t min_tag_size = Params::min_tag_size;
+  static constexpr std::size_t block_size = rate;
+
+  using key_view = fixed_bytes_view<key_size>;
+  using nonce_view = fixed_bytes_view<16>;
+
+  // Incremental encryption: associated data in any number of pieces, then plaintext in any
+  // number of pieces (each produces exactly as many ciphertext bytes), then the tag.
+  class encryptor {
+   public:
+    LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
+        : encryptor(key.data(), nonce.data(), nullptr) {}
+    // Nonce masking (SP 800-232): the state is initialised with nonce XOR second_key.
+    LWC_HD constexpr encryptor(key_view key, fixed_bytes_view<16> second_key, nonce_view nonce)
+      requires Params::nonce_masking
+        : encryptor(key.data(), nonce.data(), second_key.data()) {}
+
+    LWC_HD constexpr encryptor(const std::uint8_t* key, const std::uint8_t* nonce,
+                               const std::uint8_t* second_key) {
+      init(s_, k_, key, nonce, second_key);
+    }
+    encryptor(const encryptor&) = delete;
+    encryptor& operator=(const encryptor&) = delete;
+    LWC_HD constexpr ~encryptor() {
+      wipe_object(s_);
+      wipe_object(k_);
+    }
+
+    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
+      absorb_ad(ad.data(), ad.size());
+      return *this;
+    }
+    LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
+      LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
+      if (n == 0) return;
+      has_ad_ = true;
+      absorb_blocks(s_, pos_, ad, n);
+    }
+
+    // Encrypts in.size() bytes into out (same size; in == out is allowed).
+    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
+      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
+      encrypt(in.data(), in.size(), out.data());
+    }
+    LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+      start_message();
+      crypt_blocks<false>(s_, pos_, in, n, out);
+    }
+
+    // Writes the tag, truncated to tag.size() bytes (min_tag_size .. 16).
+    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
+    LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
+      LWC_REQUIRE(tag_len >= min_tag_size && tag_len <= tag_size, "tag length out of range");
+      start_message();
+      LWC_REQUIRE(phase_ == phase::message, "finalize called twice");
+      finish(s_, pos_, k_, tag, tag_len);
+      phase_ = phase::done;
+    }
+    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
+      std::array<std::uint8_t, tag_size> tag{};
+      finalize(tag.data(), tag.size());
+      return tag;
+    }
+
+   private:
+    enum class phase : std::uint8_t { ad, message, done };
+    LWC_HD constexpr void start_message() {
+      if (phase_ != phase::ad) return;
+      close_ad(s_, pos_, has_ad_);
+      phase_ = phase::message;
+    }
+
+    state s_{};
+    detail::key_words k_{};
+    std::size_t pos_ = 0;
+    phase phase_ = phase::ad;
+    bool has_ad_ = false;
+  };
+
+  // ---- one-shot, detached tag --------------------------------------------------------------
+
+  LWC_HD static constexpr void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
+                                       const std::uint8_t* nonce, const std::uint8_t* ad,
+                                       std::size_t ad_len, const std::uint8_t* pt,
+                                       std::size_t pt_len, std::uint8_t* ct, std::uint8_t* tag,
+                                       std::size_t tag_len) {
+    LWC_REQUIRE(tag_len >= min_tag_size && tag_len <= tag_size, "tag length out of range");
+    state s{};
+    detail::key_words k{};
+    std::size_t pos = 0;
+    init(s, k, key, nonce, second_key);
+    if (ad_len != 0) absorb_blocks(s, pos, ad, ad_len);
+    close_ad(s, pos, ad_len != 0);
+    crypt_blocks<false>(s, pos, pt, pt_len, ct);
+    finish(s, pos, k, tag, tag_len);
+    wipe_object(s);
+    wipe_object(k);
+  }
+
+  // Returns true when the tag verifies. On false, all ct_len bytes of pt are zero.
+  [[nodiscard]] LWC_HD static constexpr bool decrypt(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
+      const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
+    LWC_REQUIRE(tag_len >= min_tag_size && tag_len <= tag_size, "tag length out of range");
+    state s{};
+    detail::key_words k{};
+    std::size_t pos = 0;
+    init(s, k, key, nonce, second_key);
+    if (ad_len != 0) absorb_blocks(s, pos, ad, ad_len);
+    close_ad(s, pos, ad_len != 0);
+    crypt_blocks<true>(s, pos, ct, ct_len, pt);
+    std::uint8_t expected[tag_size]{};
+    finish(s, pos, k, expected, tag_len);
+    const bool ok = ct_equal(expected, tag, tag_len);
+    const std::uint8_t keep = ct_mask(ok);
+    for (std::size_t i = 0; i < ct_len; ++i) pt[i] &= keep;
+    wipe_object(expected);
+    wipe_object(s);
+    wipe_object(k);
+    return ok;
+  }
+
+  // ---- one-shot, span forms ----------------------------------------------------------------
+
+  // ct_and_tag receives the ciphertext followed by the tag; its size picks the tag length
+  // (pt.size() + min_tag_size .. pt.size() + 16).
+  LWC_HD static constexpr void encrypt(key_view key, nonce_view nonce, bytes_view ad,
+                                       bytes_view pt, bytes_span ct_and_tag) {
+    LWC_REQUIRE(ct_and_tag.size() >= pt.size(), "output shorter than the plaintext");
+    encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), pt.size(),
+            ct_and_tag.data(), ct_and_tag.data() + pt.size(), ct_and_tag.size() - pt.size());
+  }
+  // ct_and_tag.size() - tag_len bytes of plaintext go to pt, which must have exactly that size.
+  [[nodiscard]] LWC_HD static constexpr bool decrypt(key_view key, nonce_view nonce, bytes_view ad,
+                                                     bytes_view ct_and_tag, bytes_span pt,
+                                                     std::size_t tag_len = tag_size) {
+    LWC_REQUIRE(ct_and_tag.size() >= tag_len, "ciphertext shorter than the tag");
+    LWC_REQUIRE(pt.size() == ct_and_tag.size() - tag_len, "plaintext buffer has the wrong size");
+    return decrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), ct_and_tag.data(),
+                   pt.size(), ct_and_tag.data() + pt.size(), tag_len, pt.data());
+  }
+  LWC_HD static constexpr void encrypt_detached(key_view key, nonce_view nonce, bytes_view ad,
+                                                bytes_view pt, bytes_span ct, bytes_span tag) {
+    LWC_REQUIRE(ct.size() == pt.size(), "ciphertext buffer must be as long as the plaintext");
+    encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), pt.size(),
+            ct.data(), tag.data(), tag.size());
+  }
+  [[nodiscard]] LWC_HD static constexpr bool decrypt_detached(key_view key, nonce_view nonce,
+                                                              bytes_view ad, bytes_view ct,
+                                                              bytes_view tag, bytes_span pt) {
+    LWC_REQUIRE(pt.size() == ct.size(), "plaintext buffer must be as long as the ciphertext");
+    return decrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), ct.data(), ct.size(),
+                   tag.data(), tag.size(), pt.data());
+  }
+
+ private:
+  LWC_HD static constexpr void init(state& s, detail::key_words& k, const std::uint8_t* key,
+                                    const std::uint8_t* nonce, const std::uint8_t* second_key) {
+    std::uint64_t n0 = lanes::load(nonce), n1 = lanes::load(nonce + 8);
+    if constexpr (Params::nonce_masking) {
+      if (second_key != nullptr) {
+        n0 ^= lanes::load(second_key);
+        n1 ^= lanes::load(second_key + 8);
+      }
+    }
+    if constexpr (key_size == 20) {
+      k = {lanes::load(key, 4) >> 32, lanes::load(key + 4), lanes::load(key + 12)};
+      s = state{{Params::iv | k.k0, k.k1, k.k2, n0, n1}};
+      permute<12>(s);
+      s.x[2] ^= k.k0;
+    } else {
+      k = {0, lanes::load(key), lanes::load(key + 8)};
+      s = state{{Params::iv, k.k1, k.k2, n0, n1}};
+      permute<12>(s);
+    }
+    s.x[3] ^= k.k1;
+    s.x[4] ^= k.k2;
+  }
+
+  // XORs n bytes into the rate, permuting after each full block.
+  LWC_HD static constexpr void absorb_blocks(state& st, std::size_t& pos, const std::uint8_t* in,
+                                             std::size_t n) {
+    while (pos != 0 && n != 0) {
+      detail::xor_byte<lanes>(st, pos, *in++);
+      --n;
+      if (++pos == rate) {
+        permute<Params::rounds>(st);
+        pos = 0;
+      }
+    }
+    if (n >= rate) {
+      state s = st;
+      do {
+        s.x[0] ^= lanes::load(in);
+        if constexpr (rate == 16) s.x[1] ^= lanes::load(in + 8);
+        permute<Params::rounds>(s);
+        in += rate;
+        n -= rate;
+      } while (n >= rate);
+      st = s;
+    }
+    for (; n != 0; --n) detail::xor_byte<lanes>(st, pos++, *in++);
+  }
+
+  // Ends the associated data: pad and permute if there was any, then domain separation.
+  LWC_HD static constexpr void close_ad(state& s, std::size_t& pos, bool has_ad) {
+    if (has_ad) {
+      s.x[pos / 8] ^= lanes::pad(pos % 8);
+      permute<Params::rounds>(s);
+      pos = 0;
+    }
+    s.x[4] ^= lanes::dsep;
+  }
+
+  // Duplexes n message bytes. The state always absorbs the plaintext; encryption outputs
+  // state ^ pt, decryption outputs state ^ ct and then absorbs that plaintext.
+  template <bool Decrypt>
+  LWC_HD static constexpr void crypt_blocks(state& st, std::size_t& pos, const std::uint8_t* in,
+                                            std::size_t n, std::uint8_t* out) {
+    while (pos != 0 && n != 0) {
+      const std::uint8_t o = static_cast<std::uint8_t>(detail::get_byte<lanes>(st, pos) ^ *in++);
+      detail::xor_byte<lanes>(st, pos, Decrypt ? o : static_cast<std::uint8_t>(o ^ detail::get_byte<lanes>(st, pos)));
+      *out++ = o;
+      --n;
+      if (++pos == rate) {
+        permute<Params::rounds>(st);
+        pos = 0;
+      }
+    }
+    if (n >= rate) {
+      state s = st;
+      do {
+        LWC_UNROLL for (std::size_t w = 0; w < rate / 8; ++w) {
+          const std::uint64_t x = lanes::load(in + 8 * w);
+          if constexpr (Decrypt) {
+            lanes::store(out + 8 * w, s.x[w] ^ x);
+            s.x[w] = x;
+          } else {
+            s.x[w] ^= x;
+            lanes::store(out + 8 * w, s.x[w]);
+          }
+        }
+        permute<Params::rounds>(s);
+        in += rate;
+        out += rate;
+        n -= rate;
+      } while (n >= rate);
+      st = s;
+    }
+    for (; n != 0; --n) {
+      const std::uint8_t x = *in++;
+      const std::uint8_t o = static_cast<std::uint8_t>(detail::get_byte<lanes>(st, pos) ^ x);
+      detail::xor_byte<lanes>(st, pos++, Decrypt ? o : x);
+      *out++ = o;
+    }
+  }
+
+  // Pads the last message block, runs the finalization and writes tag_len tag bytes.
+  LWC_HD static constexpr void finish(state& s, std::size_t pos, const detail::key_words& k,
+                                      std::uint8_t* tag, std::size_t tag_len) {
+    s.x[pos / 8] ^= lanes::pad(pos % 8);
+    if constexpr (key_size == 20) {
+      s.x[1] ^= k.k0 << 32 | k.k1 >> 32;
+      s.x[2] ^= k.k1 << 32 | k.k2 >> 32;
+      s.x[3] ^= k.k2 << 32;
+    } else {
+      s.x[rate / 8] ^= k.k1;
+      s.x[rate / 8 + 1] ^= k.k2;
+    }
+    permute<12>(s);
+    s.x[3] ^= k.k1;
+    s.x[4] ^= k.k2;
+    std::uint8_t full[16]{};
+    lanes::store(full, s.x[3]);
+    lanes::store(full + 8, s.x[4]);
+    for (std::size_t i = 0; i < tag_len; ++i) tag[i] = full[i];
+    wipe_object(full);
+  }
+};
+
+namespace detail {
+
+struct aead128_traits
+    : aead_params<little_endian_lanes, 0x00001000808c0001, 16, 16, 8, 4, true> {};
+struct v12_128_traits : aead_params<big_endian_lanes, 0x80400c0600000000, 16, 8, 6, 16, false> {};
+struct v12_128a_traits
+    : aead_params<big_endian_lanes, 0x80800c0800000000, 16, 16, 8, 16, false> {};
+struct v12_80pq_traits
+    : aead_params<big_endian_lanes, 0xa0400c0600000000, 20, 8, 6, 16, false> {};
+
+}  // namespace detail
+
+// Each AEAD is its own class (not an alias) so that error messages and the registry name it.
+struct aead128 : aead_algorithm<detail::aead128_traits> {
+  static constexpr std::string_view name = "ascon-aead128";
+};
+namespace v12 {
+struct ascon128 : aead_algorithm<detail::v12_128_traits> {
+  static constexpr std::string_view name = "ascon-128";
+};
+struct ascon128a : aead_algorithm<detail::v12_128a_traits> {
+  static constexpr std::string_view name = "ascon-128a";
+};
+struct ascon80pq : aead_algorithm<detail::v12_80pq_traits> {
+  static constexpr std::string_view name = "ascon-80pq";
+};
+}  // namespace v12
+
+}  // namespace lwc::ascon

@@ -1,0 +1,111 @@
+// The one sponge behind every Ascon hash, XOF, CXOF, MAC and PRF in lwc: absorb any number of
+// pieces, then squeeze any number of pieces. A parameter struct fixes the byte order, IV,
+// rates and round counts of each named algorithm (see hash.hpp and mac.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../common/secure.hpp"
+#include "permutation.hpp"
+
+namespace lwc::ascon::detail {
+
+// Params provides:
+//   using lanes = little_endian_lanes | big_endian_lanes;
+//   static constexpr std::uint64_t iv;
+//   static constexpr std::size_t in_rate, out_rate;   // bytes: 8, 16, 32 or 40
+//   static constexpr int absorb_rounds, squeeze_rounds;
+//   static constexpr bool keyed;                      // MAC/PRF: key in x1, x2 and a final dsep
+template <class Params>
+class sponge {
+  using lanes = typename Params::lanes;
+  static constexpr std::size_t in_rate = Params::in_rate;
+  static constexpr std::size_t out_rate = Params::out_rate;
+  static_assert(in_rate % 8 == 0 && in_rate <= 40 && out_rate % 8 == 0 && out_rate <= 40);
+
+ public:
+  // The state after p^12 of the IV, computed once by the compiler for unkeyed sponges.
+  static constexpr state initial_state() {
+    state s{{Params::iv, 0, 0, 0, 0}};
+    permute<12>(s);
+    return s;
+  }
+
+  LWC_HD constexpr sponge() : s_(initial_state()) { static_assert(!Params::keyed); }
+
+  LWC_HD constexpr explicit sponge(const std::uint8_t* key16) {
+    static_assert(Params::keyed);
+    s_ = state{{Params::iv, lanes::load(key16), lanes::load(key16 + 8), 0, 0}};
+    permute<12>(s_);
+  }
+
+  LWC_HD constexpr sponge(const sponge&) = default;
+  LWC_HD constexpr sponge& operator=(const sponge&) = default;
+  LWC_HD constexpr ~sponge() { wipe_object(s_); }
+
+  LWC_HD constexpr void absorb(const std::uint8_t* in, std::size_t n) {
+    LWC_REQUIRE(!squeezing_, "absorb after squeeze");
+    while (pos_ != 0 && n != 0) {  // finish a partial block byte by byte
+      xor_byte<lanes>(s_, pos_, *in++);
+      --n;
+      if (++pos_ == in_rate) {
+        permute<Params::absorb_rounds>(s_);
+        pos_ = 0;
+      }
+    }
+    if (n >= in_rate) {  // full blocks with the state held in locals
+      state s = s_;
+      do {
+        LWC_UNROLL for (std::size_t w = 0; w < in_rate / 8; ++w) s.x[w] ^= lanes::load(in + 8 * w);
+        permute<Params::absorb_rounds>(s);
+        in += in_rate;
+        n -= in_rate;
+      } while (n >= in_rate);
+      s_ = s;
+    }
+    for (; n != 0; --n) xor_byte<lanes>(s_, pos_++, *in++);
+  }
+
+  // Pads the absorbed input and permutes, without switching to squeezing: the CXOF uses it
+  // to close the customization string before the message starts.
+  LWC_HD constexpr void pad_and_permute() {
+    s_.x[pos_ / 8] ^= lanes::pad(pos_ % 8);
+    permute<Params::absorb_rounds>(s_);
+    pos_ = 0;
+  }
+
+  LWC_HD constexpr void squeeze(std::uint8_t* out, std::size_t n) {
+    if (!squeezing_) finish_absorbing();
+    while (n != 0) {
+      if (pos_ == out_rate) {
+        permute<Params::squeeze_rounds>(s_);
+        pos_ = 0;
+      }
+      if (pos_ % 8 == 0 && n >= 8) {
+        lanes::store(out, s_.x[pos_ / 8]);
+        out += 8;
+        n -= 8;
+        pos_ += 8;
+      } else {
+        *out++ = get_byte<lanes>(s_, pos_++);
+        --n;
+      }
+    }
+  }
+
+ private:
+  LWC_HD constexpr void finish_absorbing() {
+    s_.x[pos_ / 8] ^= lanes::pad(pos_ % 8);
+    if constexpr (Params::keyed) s_.x[4] ^= lanes::dsep;
+    permute<12>(s_);
+    pos_ = 0;
+    squeezing_ = true;
+  }
+
+  state s_{};
+  std::size_t pos_ = 0;  // byte offset within the current rate block
+  bool squeezing_ = false;
+};
+
+}  // namespace lwc::ascon::detail

@@ -1,0 +1,40 @@
+// Constant-time comparison and selection, and wiping of secrets. The compare touches every
+// byte whatever the data; the wipe goes through volatile stores so that the compiler cannot
+// drop it as a dead store before an object's memory is released.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "config.hpp"
+
+namespace lwc {
+
+// True when the n bytes at a and b are equal; the time taken depends only on n.
+LWC_HD constexpr bool ct_equal(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
+  std::uint32_t diff = 0;
+  for (std::size_t i = 0; i < n; ++i) diff |= static_cast<std::uint32_t>(a[i] ^ b[i]);
+  // (diff - 1) >> 8 has bit 0 set only when diff == 0; no branch on the data.
+  return ((diff - 1) >> 8) & 1;
+}
+
+// All-ones when flag is true, zero otherwise, without a branch.
+LWC_HD constexpr std::uint8_t ct_mask(bool flag) {
+  return static_cast<std::uint8_t>(0u - static_cast<unsigned>(flag));
+}
+
+// Zeroes n bytes so that the stores are not optimised away.
+LWC_HD inline void secure_wipe(void* p, std::size_t n) {
+  volatile std::uint8_t* v = static_cast<volatile std::uint8_t*>(p);
+  for (std::size_t i = 0; i < n; ++i) v[i] = 0;
+}
+
+// Wipes a trivially copyable object, skipped during constant evaluation (no secrets there).
+template <class T>
+LWC_HD constexpr void wipe_object(T& obj) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  if (!std::is_constant_evaluated()) secure_wipe(&obj, sizeof(T));
+}
+
+}  // namespace lwc

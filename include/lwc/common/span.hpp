@@ -1,0 +1,17 @@
+// The byte views used across the public C++ API.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace lwc {
+
+using bytes_view = std::span<const std::uint8_t>;
+using bytes_span = std::span<std::uint8_t>;
+template <std::size_t N>
+using fixed_bytes_view = std::span<const std::uint8_t, N>;
+template <std::size_t N>
+using fixed_bytes_span = std::span<std::uint8_t, N>;
+
+}  // namespace lwc

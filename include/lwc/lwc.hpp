@@ -1,0 +1,5 @@
+// lwc: lightweight cryptography. The whole header-only C++20 core.
+#pragma once
+
+#include "ascon.hpp"
+#include "registry.hpp"

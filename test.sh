@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs every test of lwc on a fresh machine: installs what is missing, then runs each stage in
+# tests/stages/ in order (C++ release build, sanitizer build, install + consumers, and the
+# stages of the other layers). Stops at the first failing stage.
+set -euo pipefail
+cd "$(dirname "$0")"
+source tools/ensure-deps.sh
+for stage in tests/stages/*.sh; do
+  echo "=== stage: $(basename "$stage" .sh)"
+  bash "$stage"
+done
+echo "=== all stages passed"
