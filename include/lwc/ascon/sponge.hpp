@@ -40,8 +40,8 @@ class sponge {
     permute<12>(s_);
   }
 
-  LWC_HD constexpr sponge(const sponge&) = default;
-  LWC_HD constexpr sponge& operator=(const sponge&) = default;
+  constexpr sponge(const sponge&) = default;
+  constexpr sponge& operator=(const sponge&) = default;
   LWC_HD constexpr ~sponge() { wipe_object(s_); }
 
   LWC_HD constexpr void absorb(const std::uint8_t* in, std::size_t n) {

@@ -35,7 +35,7 @@ class sponge_function {
 
   LWC_HD constexpr sponge_function()
     requires(kind == algorithm_kind::hash || kind == algorithm_kind::xof)
-  = default;
+  {}
 
   // Ascon-CXOF128: the customization string (at most 256 bytes) is absorbed after its
   // length in bits, as a 64-bit little-endian word, and padded to a block of its own.
@@ -170,8 +170,8 @@ class short_prf {
   LWC_HD constexpr explicit short_prf(const std::uint8_t* key16) {
     for (int i = 0; i < 16; ++i) key_[i] = key16[i];
   }
-  LWC_HD constexpr short_prf(const short_prf&) = default;
-  LWC_HD constexpr short_prf& operator=(const short_prf&) = default;
+  constexpr short_prf(const short_prf&) = default;
+  constexpr short_prf& operator=(const short_prf&) = default;
   LWC_HD constexpr ~short_prf() {
     wipe_object(key_);
     wipe_object(msg_);

@@ -1,0 +1,22 @@
+# Installs lwc into a scratch prefix and builds three consumers against it: find_package,
+# add_subdirectory and pkg-config (plain C). Also checks that the C ABI exports only lwc_*.
+set -euo pipefail
+root=$(pwd)
+prefix=$root/build/ci-prefix
+rm -rf "$prefix" build/ci-consumer-*
+cmake --install build/ci-release --prefix "$prefix" >/dev/null
+cmake -S tests/consumer/find-package -B build/ci-consumer-fp -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build build/ci-consumer-fp -j"${LWC_JOBS:-2}" >/dev/null
+./build/ci-consumer-fp/consumer_cpp
+LD_LIBRARY_PATH="$prefix/lib" ./build/ci-consumer-fp/consumer_c
+cmake -S tests/consumer/add-subdirectory -B build/ci-consumer-sub -DLWC_SOURCE_DIR="$root" \
+  -DLWC_ENABLE_CUDA=OFF >/dev/null
+cmake --build build/ci-consumer-sub -j"${LWC_JOBS:-2}" --target consumer_cpp consumer_c >/dev/null
+./build/ci-consumer-sub/consumer_cpp
+./build/ci-consumer-sub/consumer_c
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc -std=c99 -Wall -Werror tests/consumer/main.c \
+  $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs lwc) -o build/ci-consumer-pc
+LD_LIBRARY_PATH="$prefix/lib" ./build/ci-consumer-pc
+exported=$(nm -D --defined-only "$prefix/lib/liblwc.so" | awk '{print $3}' | grep -v '^lwc_' || true)
+if [ -n "$exported" ]; then echo "liblwc.so exports non-lwc symbols:"; echo "$exported" | head; exit 1; fi
+echo "install and consumers: ok"
