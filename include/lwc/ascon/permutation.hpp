@@ -20,28 +20,28 @@ LWC_HD constexpr std::uint64_t round_constant(int i) {
 }
 
 // One round: constant addition, the 5-bit S-box in bitsliced form, linear diffusion.
-// The S-box is written in place with one temporary and each diffusion word as
-// x ^= rotr(x ^ rotr(x, a - b), b): the fewest instructions and register copies on x86-64
-// and ARM that we measured (see docs/PERFORMANCE.md).
+// Written for a short dependency chain: the chi-like core reads only the S-box inputs, the
+// complement of x2 is folded into its diffusion output, and both rotations of a word are
+// XORed together before the word itself (measured fastest of four forms on x86-64, with and
+// without BMI; see docs/PERFORMANCE.md).
 LWC_HD LWC_ALWAYS_INLINE constexpr void round(state& s, std::uint64_t c) {
   std::uint64_t x0 = s.x[0], x1 = s.x[1], x2 = s.x[2] ^ c, x3 = s.x[3], x4 = s.x[4];
   x0 ^= x4;
   x4 ^= x3;
   x2 ^= x1;
-  const std::uint64_t t = x0 & ~x4;
-  x0 ^= x2 & ~x1;
-  x2 ^= x4 & ~x3;
-  x4 ^= x1 & ~x0;
-  x1 ^= x3 & ~x2;
-  x3 ^= t;
-  x1 ^= x0;
-  x3 ^= x2;
-  x0 ^= x4;
-  s.x[0] = x0 ^ rotr64(x0 ^ rotr64(x0, 28 - 19), 19);
-  s.x[1] = x1 ^ rotr64(x1 ^ rotr64(x1, 61 - 39), 39);
-  s.x[2] = ~(x2 ^ rotr64(x2 ^ rotr64(x2, 6 - 1), 1));
-  s.x[3] = x3 ^ rotr64(x3 ^ rotr64(x3, 17 - 10), 10);
-  s.x[4] = x4 ^ rotr64(x4 ^ rotr64(x4, 41 - 7), 7);
+  std::uint64_t t0 = x0 ^ (~x1 & x2);
+  std::uint64_t t1 = x1 ^ (~x2 & x3);
+  const std::uint64_t t2 = x2 ^ (~x3 & x4);
+  std::uint64_t t3 = x3 ^ (~x4 & x0);
+  const std::uint64_t t4 = x4 ^ (~x0 & x1);
+  t1 ^= t0;
+  t0 ^= t4;
+  t3 ^= t2;
+  s.x[0] = t0 ^ (rotr64(t0, 19) ^ rotr64(t0, 28));
+  s.x[1] = t1 ^ (rotr64(t1, 61) ^ rotr64(t1, 39));
+  s.x[2] = ~(t2 ^ (rotr64(t2, 1) ^ rotr64(t2, 6)));
+  s.x[3] = t3 ^ (rotr64(t3, 10) ^ rotr64(t3, 17));
+  s.x[4] = t4 ^ (rotr64(t4, 7) ^ rotr64(t4, 41));
 }
 
 // p^Rounds: the last Rounds rounds of the 12-round schedule.
