@@ -1,0 +1,235 @@
+"""lwc: lightweight cryptography, Ascon (NIST SP 800-232) and the legacy Ascon v1.2 family.
+
+AEADs, one class per algorithm, in the style of pyca/cryptography::
+
+    aead = lwc.AsconAEAD128(key)              # also Ascon128, Ascon128a, Ascon80pq
+    ct = aead.encrypt(nonce, data, associated_data)       # ciphertext || tag
+    pt = aead.decrypt(nonce, ct, associated_data)         # raises lwc.InvalidTag
+
+Hashes, XOFs, MACs and PRFs in the style of hashlib::
+
+    lwc.ascon_hash256(data).hexdigest()
+    lwc.ascon_xof128(data).digest(64)
+    lwc.ascon_mac(key, data).verify(tag)      # raises lwc.InvalidTag
+
+Generic access: lwc.new(name, data, **options), lwc.aead(name, key, **options),
+lwc.algorithms_available, lwc.algorithms().
+
+Never encrypt two messages with the same key and nonce. Decryption releases nothing unless
+the tag verified.
+
+The classes are created from the C++ algorithm registry when the module is imported, so every
+registered algorithm appears here under a name derived from its registry name.
+"""
+
+from __future__ import annotations
+
+import os as _os
+from typing import Any, NamedTuple, Optional
+
+from . import _lwc
+from ._lwc import AEAD, MAC, PRF, XOF, Hash, HashBase, InvalidTag
+
+__version__: str = _lwc.__version__
+
+
+class AlgorithmInfo(NamedTuple):
+    """One registry entry: the algorithm's name, kind and sizes in bytes."""
+
+    name: str
+    kind: str  # "aead", "hash", "xof", "cxof", "mac" or "prf"
+    family: str
+    standard: str
+    key_size: int
+    second_key_size: int
+    nonce_size: int
+    tag_size: int
+    min_tag_size: int
+    output_size: int
+    digest_size: int
+    max_output_size: Optional[int]  # None: unbounded
+    max_input_size: Optional[int]  # None: unbounded
+    max_customization_size: int
+    block_size: int
+    python_name: str  # the class or constructor name in this module
+
+
+_REGISTRY: tuple[AlgorithmInfo, ...] = tuple(AlgorithmInfo(**d) for d in _lwc.registry())
+_BASES = {"aead": AEAD, "hash": Hash, "xof": XOF, "cxof": XOF, "mac": MAC, "prf": PRF}
+_AEADS: dict[str, type] = {}
+_HASHES: dict[str, type] = {}
+
+
+def algorithms() -> tuple[AlgorithmInfo, ...]:
+    """Every registered algorithm, in registry order."""
+    return _REGISTRY
+
+
+class _TagSize:
+    """The tag size in bytes: the instance's tag_length, or on the class the full tag size."""
+
+    __slots__ = ("full",)
+
+    def __init__(self, full: int) -> None:
+        self.full = full
+
+    def __get__(self, obj: Any, owner: Any = None) -> int:
+        return self.full if obj is None else obj._tag_length
+
+
+def _generate_key(cls: type) -> bytes:
+    """A new random key of key_size bytes (os.urandom)."""
+    return _os.urandom(cls.key_size)
+
+
+def _sizes(info: AlgorithmInfo) -> str:
+    if info.kind == "aead":
+        tags = (
+            f"{info.tag_size}"
+            if info.min_tag_size == info.tag_size
+            else f"{info.tag_size} (tag_length={info.min_tag_size}..{info.tag_size})"
+        )
+        s = f"key {info.key_size}, nonce {info.nonce_size}, tag {tags} bytes"
+        if info.second_key_size:
+            s += f"; second_key (nonce masking) {info.second_key_size} bytes"
+        return s
+    parts = []
+    if info.key_size:
+        parts.append(f"key {info.key_size} bytes")
+    parts.append(
+        f"output {info.output_size} bytes"
+        if info.max_output_size
+        else "output of any length (digest(length), read(n))"
+    )
+    if info.max_input_size is not None:
+        parts.append(f"input at most {info.max_input_size} bytes")
+    if info.max_customization_size:
+        parts.append(f"customization string at most {info.max_customization_size} bytes")
+    return ", ".join(parts)
+
+
+_USAGE = {
+    "aead": (
+        "    aead = lwc.{py}(key)\n"
+        "    ct = aead.encrypt(nonce, data, associated_data)   # ciphertext || tag\n"
+        "    pt = aead.decrypt(nonce, ct, associated_data)     # raises lwc.InvalidTag\n\n"
+        "Never encrypt two messages with the same key and nonce."
+    ),
+    "hash": "    lwc.{py}(data).digest()",
+    "xof": "    h = lwc.{py}(data); h.digest(64); h.read(16); h.read(16)",
+    "cxof": "    h = lwc.{py}(data, customization=b'...'); h.digest(64)",
+    "mac": "    lwc.{py}(key, data).digest(); lwc.{py}(key, data).verify(tag)  # raises lwc.InvalidTag",
+    "prf": "    lwc.{py}(key, data).digest(32); lwc.{py}(key, data).verify(tag)  # raises lwc.InvalidTag",
+}
+
+
+def _doc(info: AlgorithmInfo) -> str:
+    what = {
+        "aead": "authenticated encryption",
+        "hash": "hash",
+        "xof": "extendable-output function",
+        "cxof": "customizable extendable-output function",
+        "mac": "message authentication code",
+        "prf": "pseudorandom function (keyed XOF)",
+    }[info.kind]
+    return (
+        f"{info.name}: {what} ({info.standard}).\n\n"
+        f"Sizes: {_sizes(info)}.\n\n" + _USAGE[info.kind].format(py=info.python_name) + "\n"
+    )
+
+
+def _make_class(info: AlgorithmInfo) -> type:
+    base = _BASES[info.kind]
+    ns: dict[str, Any] = {
+        "__slots__": (),
+        "__module__": __name__,
+        "__qualname__": info.python_name,
+        "__doc__": _doc(info),
+        "_lwc_algorithm": info.name,
+        "name": info.name,
+        "info": info,
+    }
+    if info.kind == "aead":
+        ns.update(
+            key_size=info.key_size,
+            nonce_size=info.nonce_size,
+            tag_size=_TagSize(info.tag_size),
+            min_tag_size=info.min_tag_size,
+            second_key_size=info.second_key_size,
+            generate_key=classmethod(_generate_key),
+        )
+    else:
+        ns.update(digest_size=info.digest_size, block_size=info.block_size)
+        if info.key_size:
+            ns.update(key_size=info.key_size, generate_key=classmethod(_generate_key))
+    return type(base)(info.python_name, (base,), ns)
+
+
+for _info in _REGISTRY:
+    _cls = _make_class(_info)
+    globals()[_info.python_name] = _cls
+    (_AEADS if _info.kind == "aead" else _HASHES)[_info.name] = _cls
+del _info, _cls
+
+algorithms_available: frozenset[str] = frozenset(a.name for a in _REGISTRY)
+
+
+def _canonical(name: str, table: dict[str, type]) -> Optional[type]:
+    if not isinstance(name, str):
+        raise TypeError(f"algorithm name must be a str, not {type(name).__name__!r}")
+    key = name.lower().replace("_", "-")
+    if key in table:
+        return table[key]
+    for cls in table.values():  # class names: "AsconAEAD128"
+        if cls.__name__ == name:
+            return cls
+    return None
+
+
+def new(name: str, data: Any = b"", **options: Any) -> HashBase:
+    """A hash, XOF, MAC or PRF object by name, like hashlib.new.
+
+    name: a registry name ("ascon-hash256") or its Python spelling ("ascon_hash256").
+    options: key= (MAC and PRF, required), customization= (CXOF).
+    """
+    cls = _canonical(name, _HASHES)
+    if cls is None:
+        if _canonical(name, _AEADS) is not None:
+            raise ValueError(f"{name!r} is an AEAD algorithm: use lwc.aead(name, key)")
+        raise ValueError(f"unsupported hash type {name!r}")
+    if issubclass(cls, (MAC, PRF)):
+        if "key" not in options:
+            raise TypeError(f"{cls.name} is keyed: pass key=")
+        key = options.pop("key")
+        return cls(key, data, **options)
+    return cls(data, **options)
+
+
+def aead(name: str, key: Any, **options: Any) -> AEAD:
+    """An AEAD object by name, e.g. lwc.aead("ascon-aead128", key, tag_length=12).
+
+    options: tag_length=, second_key= (as for the named classes).
+    """
+    cls = _canonical(name, _AEADS)
+    if cls is None:
+        if _canonical(name, _HASHES) is not None:
+            raise ValueError(f"{name!r} is not an AEAD algorithm: use lwc.new(name)")
+        raise ValueError(f"unknown AEAD algorithm {name!r}")
+    return cls(key, **options)
+
+
+__all__ = [
+    "AEAD",
+    "MAC",
+    "PRF",
+    "XOF",
+    "AlgorithmInfo",
+    "Hash",
+    "HashBase",
+    "InvalidTag",
+    "aead",
+    "algorithms",
+    "algorithms_available",
+    "new",
+    *(a.python_name for a in _REGISTRY),
+]

@@ -1,0 +1,683 @@
+// lwc._lwc: the registry, one AEAD class and the hash-object classes (Hash, XOF, MAC, PRF).
+// Each class takes its algorithm from the `_lwc_algorithm` attribute of the Python subclass it
+// is instantiated through, so lwc/__init__.py only has to create one named subclass per
+// registry entry. The whole per-call path (argument checks, allocation, the primitive) is in
+// this file: a Python-level wrapper would cost more than encrypting 64 bytes. Inputs of
+// gil_release_threshold bytes or more are processed with the GIL released.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <lwc/registry.hpp>
+
+#include "naming.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+// Below this many bytes, releasing and re-taking the GIL costs more than the work itself.
+constexpr std::size_t gil_release_threshold = 4096;
+
+constexpr std::size_t max_field(std::size_t lwc::algorithm::*field) {
+  std::size_t m = 1;
+  for (const lwc::algorithm& a : lwc::algorithms()) m = std::max(m, a.*field);
+  return m;
+}
+constexpr std::size_t max_key_size = max_field(&lwc::algorithm::key_size);
+constexpr std::size_t max_second_key_size = max_field(&lwc::algorithm::second_key_size);
+
+PyObject* invalid_tag_type = nullptr;  // owned by the module
+
+[[noreturn]] void raise_invalid_tag(const char* why) {
+  PyErr_SetString(invalid_tag_type, why);
+  throw nb::python_error();
+}
+
+std::string str(std::string_view s) { return std::string(s); }
+std::string num(std::size_t n) { return std::to_string(n); }
+
+[[noreturn]] void value_error(const std::string& msg) { throw nb::value_error(msg.c_str()); }
+[[noreturn]] void type_error(const std::string& msg) { throw nb::type_error(msg.c_str()); }
+
+template <class F>
+decltype(auto) maybe_without_gil(std::size_t bytes, F&& f) {
+  if (bytes >= gil_release_threshold) {
+    nb::gil_scoped_release unlocked;
+    return f();
+  }
+  return f();
+}
+
+// A read-only view of any C-contiguous buffer; bytes are read directly, the rest through the
+// buffer protocol (held until the view dies, so a bytearray cannot be resized under us).
+class readable {
+ public:
+  readable(nb::handle obj, const char* what, bool none_is_empty = false) {
+    PyObject* o = obj.ptr();
+    if (PyBytes_Check(o)) {
+      data_ = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(o));
+      size_ = static_cast<std::size_t>(PyBytes_GET_SIZE(o));
+      return;
+    }
+    if (none_is_empty && o == Py_None) return;
+    if (PyUnicode_Check(o))
+      type_error(std::string(what) + " must be a bytes-like object, not 'str' (encode text first)");
+    if (PyObject_GetBuffer(o, &view_, PyBUF_SIMPLE) != 0) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw nb::python_error();
+      PyErr_Clear();
+      type_error(std::string(what) + " must be a bytes-like object" +
+                 (none_is_empty ? " or None" : "") + ", not '" + Py_TYPE(o)->tp_name + "'");
+    }
+    held_ = true;
+    data_ = static_cast<const std::uint8_t*>(view_.buf);
+    size_ = static_cast<std::size_t>(view_.len);
+  }
+  readable(const readable&) = delete;
+  readable& operator=(const readable&) = delete;
+  ~readable() {
+    if (held_) PyBuffer_Release(&view_);
+  }
+  const std::uint8_t* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  lwc::bytes_view view() const { return {data_, size_}; }
+
+ private:
+  Py_buffer view_{};
+  bool held_ = false;
+  const std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// A writable C-contiguous buffer (bytearray, memoryview, numpy array, ...).
+class writable {
+ public:
+  writable(nb::handle obj, const char* what) {
+    PyObject* o = obj.ptr();
+    if (PyObject_GetBuffer(o, &view_, PyBUF_WRITABLE) != 0) {
+      PyErr_Clear();  // replaced by a message that says what is expected
+      Py_buffer probe{};
+      const bool readonly = PyObject_GetBuffer(o, &probe, PyBUF_SIMPLE) == 0;
+      if (readonly) PyBuffer_Release(&probe);
+      PyErr_Clear();
+      type_error(std::string(what) + " must be a writable contiguous buffer (bytearray, " +
+                 "memoryview, numpy array), " +
+                 (readonly ? "'" + std::string(Py_TYPE(o)->tp_name) + "' is read-only or not contiguous"
+                           : "not '" + std::string(Py_TYPE(o)->tp_name) + "'"));
+    }
+    data_ = static_cast<std::uint8_t*>(view_.buf);
+    size_ = static_cast<std::size_t>(view_.len);
+  }
+  writable(const writable&) = delete;
+  writable& operator=(const writable&) = delete;
+  ~writable() { PyBuffer_Release(&view_); }
+  std::uint8_t* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  Py_buffer view_{};
+  std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+bool overlap(const void* p, std::size_t n, const void* q, std::size_t m) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(q);
+  return n != 0 && m != 0 && a < b + m && b < a + n;
+}
+
+// A fresh bytes object of n bytes to be filled in place. n == 0 returns the shared empty
+// bytes object, which is fine because nothing is then written to it.
+nb::object new_bytes(std::size_t n, std::uint8_t*& out) {
+  PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
+  if (b == nullptr) throw nb::python_error();
+  out = reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(b));
+  return nb::steal(b);
+}
+
+nb::object hex_of(const std::uint8_t* p, std::size_t n) {
+  static constexpr char digits[] = "0123456789abcdef";
+  PyObject* s = PyUnicode_New(static_cast<Py_ssize_t>(2 * n), 127);
+  if (s == nullptr) throw nb::python_error();
+  auto* d = static_cast<Py_UCS1*>(PyUnicode_1BYTE_DATA(s));
+  for (std::size_t i = 0; i < n; ++i) {
+    d[2 * i] = static_cast<Py_UCS1>(digits[p[i] >> 4]);
+    d[2 * i + 1] = static_cast<Py_UCS1>(digits[p[i] & 15]);
+  }
+  return nb::steal(s);
+}
+
+std::size_t non_negative(nb::handle h, const char* what) {
+  if (PyFloat_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
+    type_error(std::string(what) + " must be an int, not '" + Py_TYPE(h.ptr())->tp_name + "'");
+  const Py_ssize_t v = PyNumber_AsSsize_t(h.ptr(), PyExc_OverflowError);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  if (v < 0) value_error(std::string(what) + " must be non-negative, got " + std::to_string(v));
+  return static_cast<std::size_t>(v);
+}
+
+// The registry entry named by the `_lwc_algorithm` attribute of self's (Python) class.
+const lwc::algorithm& algorithm_of(nb::handle self, const char* base) {
+  static PyObject* attr = PyUnicode_InternFromString("_lwc_algorithm");
+  PyObject* name = PyObject_GetAttr(reinterpret_cast<PyObject*>(Py_TYPE(self.ptr())), attr);
+  if (name == nullptr) {
+    PyErr_Clear();
+    type_error(std::string("lwc.") + base +
+               " is a base class: use a named class (lwc.AsconAEAD128, lwc.ascon_hash256, ...), "
+               "lwc.aead(name, key) or lwc.new(name)");
+  }
+  nb::object owner = nb::steal(name);
+  Py_ssize_t len = 0;
+  const char* s = PyUnicode_AsUTF8AndSize(name, &len);
+  if (s == nullptr) throw nb::python_error();
+  const lwc::algorithm* a = lwc::find_algorithm({s, static_cast<std::size_t>(len)});
+  if (a == nullptr) type_error("unknown algorithm '" + std::string(s, len) + "'");
+  return *a;
+}
+
+// ---- AEAD ------------------------------------------------------------------------------------
+
+struct aead_object {
+  const lwc::algorithm* alg = nullptr;
+  std::size_t tag_len = 0;
+  bool masked = false;
+  std::uint8_t key[max_key_size]{};
+  std::uint8_t second_key[max_second_key_size]{};
+
+  aead_object() = default;
+  aead_object(const aead_object&) = delete;
+  aead_object& operator=(const aead_object&) = delete;
+  ~aead_object() {
+    lwc::secure_wipe(key, sizeof key);
+    lwc::secure_wipe(second_key, sizeof second_key);
+  }
+  const std::uint8_t* second() const { return masked ? second_key : nullptr; }
+
+  void check_nonce(const readable& n) const {
+    if (n.size() != alg->nonce_size)
+      value_error(str(alg->name) + ": nonce must be " + num(alg->nonce_size) + " bytes, got " +
+                  num(n.size()));
+  }
+};
+
+void aead_init(nb::pointer_and_handle<aead_object> self, nb::handle key, nb::handle tag_length,
+               nb::handle second_key) {
+  const lwc::algorithm& a = algorithm_of(self.h, "AEAD");
+  if (!a.is_aead()) type_error(str(a.name) + " is not an AEAD algorithm");
+  readable k(key, "key");
+  if (k.size() != a.key_size)
+    value_error(str(a.name) + ": key must be " + num(a.key_size) + " bytes, got " + num(k.size()));
+  std::size_t tag = a.tag_size;
+  if (!tag_length.is_none()) {
+    if (PyBool_Check(tag_length.ptr()) || !PyLong_Check(tag_length.ptr()))
+      type_error(str(a.name) + ": tag_length must be an int, not '" +
+                 Py_TYPE(tag_length.ptr())->tp_name + "'");
+    int overflow = 0;
+    const long long t = PyLong_AsLongLongAndOverflow(tag_length.ptr(), &overflow);
+    if (overflow != 0 || t < static_cast<long long>(a.min_tag_size) ||
+        t > static_cast<long long>(a.tag_size))
+      value_error(str(a.name) + ": tag_length must be " +
+                  (a.min_tag_size == a.tag_size ? num(a.tag_size)
+                                                : num(a.min_tag_size) + " to " + num(a.tag_size)) +
+                  " bytes, got " + (overflow ? std::string("a huge value") : std::to_string(t)));
+    tag = static_cast<std::size_t>(t);
+  }
+  std::optional<readable> sk;
+  if (!second_key.is_none()) {
+    if (a.second_key_size == 0)
+      type_error(str(a.name) + " does not support nonce masking (second_key)");
+    sk.emplace(second_key, "second_key");
+    if (sk->size() != a.second_key_size)
+      value_error(str(a.name) + ": second_key must be " + num(a.second_key_size) +
+                  " bytes, got " + num(sk->size()));
+  }
+  aead_object* o = new (self.p) aead_object();
+  o->alg = &a;
+  o->tag_len = tag;
+  std::memcpy(o->key, k.data(), k.size());
+  if (sk) {
+    o->masked = true;
+    std::memcpy(o->second_key, sk->data(), sk->size());
+  }
+}
+
+nb::object aead_encrypt(const aead_object& s, nb::handle nonce, nb::handle data, nb::handle ad) {
+  readable n(nonce, "nonce"), d(data, "data"), a(ad, "associated_data", true);
+  s.check_nonce(n);
+  std::uint8_t* o = nullptr;
+  nb::object out = new_bytes(d.size() + s.tag_len, o);
+  maybe_without_gil(d.size() + a.size(), [&] {
+    s.alg->encrypt(s.key, s.second(), n.data(), a.data(), a.size(), d.data(), d.size(), o,
+                   o + d.size(), s.tag_len);
+  });
+  return out;
+}
+
+nb::object aead_decrypt(const aead_object& s, nb::handle nonce, nb::handle data, nb::handle ad) {
+  readable n(nonce, "nonce"), d(data, "data"), a(ad, "associated_data", true);
+  s.check_nonce(n);
+  if (d.size() < s.tag_len) raise_invalid_tag("data is shorter than the tag");
+  const std::size_t len = d.size() - s.tag_len;
+  std::uint8_t* o = nullptr;
+  nb::object out = new_bytes(len, o);
+  const bool ok = maybe_without_gil(d.size() + a.size(), [&] {
+    return s.alg->decrypt(s.key, s.second(), n.data(), a.data(), a.size(), d.data(), len,
+                          d.data() + len, s.tag_len, o);
+  });
+  if (!ok) {
+    out.reset();  // all zeros already; never handed out
+    raise_invalid_tag("authentication failed");
+  }
+  return out;
+}
+
+std::size_t aead_encrypt_into(const aead_object& s, nb::handle nonce, nb::handle data,
+                              nb::handle ad, nb::handle buf) {
+  readable n(nonce, "nonce"), d(data, "data"), a(ad, "associated_data", true);
+  writable b(buf, "buf");
+  s.check_nonce(n);
+  const std::size_t total = d.size() + s.tag_len;
+  if (b.size() != total)
+    value_error(str(s.alg->name) + ": buf must be " + num(total) +
+                " bytes (len(data) + tag_size), got " + num(b.size()));
+  // Encryption may run in place (buf starting where data starts), not on shifted overlaps.
+  if (overlap(b.data(), b.size(), d.data(), d.size()) && b.data() != d.data())
+    value_error(str(s.alg->name) + ": buf partially overlaps data");
+  maybe_without_gil(d.size() + a.size(), [&] {
+    s.alg->encrypt(s.key, s.second(), n.data(), a.data(), a.size(), d.data(), d.size(), b.data(),
+                   b.data() + d.size(), s.tag_len);
+  });
+  return total;
+}
+
+std::size_t aead_decrypt_into(const aead_object& s, nb::handle nonce, nb::handle data,
+                              nb::handle ad, nb::handle buf) {
+  readable n(nonce, "nonce"), d(data, "data"), a(ad, "associated_data", true);
+  writable b(buf, "buf");
+  s.check_nonce(n);
+  if (d.size() < s.tag_len) {
+    lwc::secure_wipe(b.data(), b.size());
+    raise_invalid_tag("data is shorter than the tag");
+  }
+  const std::size_t len = d.size() - s.tag_len;
+  if (b.size() != len)
+    value_error(str(s.alg->name) + ": buf must be " + num(len) +
+                " bytes (len(data) - tag_size), got " + num(b.size()));
+  if (overlap(b.data(), b.size(), d.data(), d.size()) && b.data() != d.data())
+    value_error(str(s.alg->name) + ": buf partially overlaps data");
+  const bool ok = maybe_without_gil(d.size() + a.size(), [&] {
+    return s.alg->decrypt(s.key, s.second(), n.data(), a.data(), a.size(), d.data(), len,
+                          d.data() + len, s.tag_len, b.data());
+  });
+  if (!ok) raise_invalid_tag("authentication failed");
+  return len;
+}
+
+// ---- hash objects ----------------------------------------------------------------------------
+
+// Holds the object's mutex, taken without ever blocking while the GIL is held: a thread that
+// holds the mutex may be waiting for the GIL, so waiting for the mutex with the GIL would
+// deadlock.
+class object_lock {
+ public:
+  explicit object_lock(std::mutex& m) : lock_(m, std::try_to_lock) {
+    if (!lock_.owns_lock()) {
+      nb::gil_scoped_release unlocked;
+      lock_.lock();
+    }
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
+
+struct hash_object {
+  hash_object(const lwc::algorithm& a, lwc::bytes_view key, lwc::bytes_view custom)
+      : alg(&a), absorbing(a, key, custom) {}
+  // The caller holds other.mu.
+  hash_object(const hash_object& other)
+      : alg(other.alg), absorbing(other.absorbing), reading(other.reading) {}
+  hash_object& operator=(const hash_object&) = delete;
+
+  const lwc::algorithm* alg;
+  std::mutex mu;
+  lwc::hasher absorbing;               // everything update() saw; never squeezed
+  std::optional<lwc::hasher> reading;  // read()'s stream, started on the first read()
+
+  // The output for the data absorbed so far, from a copy: digest() can be called repeatedly.
+  nb::object output(std::size_t n, bool hex) {
+    std::optional<lwc::hasher> h;
+    {
+      object_lock g(mu);
+      h.emplace(absorbing);
+    }
+    std::uint8_t small[64];
+    if (hex && n <= sizeof small) {
+      h->squeeze({small, n});
+      nb::object s = hex_of(small, n);
+      lwc::secure_wipe(small, sizeof small);
+      return s;
+    }
+    std::uint8_t* o = nullptr;
+    nb::object out = new_bytes(n, o);
+    maybe_without_gil(n, [&] { h->squeeze({o, n}); });
+    return hex ? hex_of(o, n) : out;
+  }
+};
+struct fixed_hash : hash_object {
+  using hash_object::hash_object;
+};
+struct xof_hash : hash_object {
+  using hash_object::hash_object;
+};
+struct mac_hash : fixed_hash {
+  using fixed_hash::fixed_hash;
+};
+struct prf_hash : xof_hash {
+  using xof_hash::xof_hash;
+};
+
+template <class T>
+bool kind_fits(lwc::algorithm_kind k) {
+  using lwc::algorithm_kind;
+  if constexpr (std::is_same_v<T, fixed_hash>) return k == algorithm_kind::hash;
+  else if constexpr (std::is_same_v<T, xof_hash>) return k == algorithm_kind::xof || k == algorithm_kind::cxof;
+  else if constexpr (std::is_same_v<T, mac_hash>) return k == algorithm_kind::mac;
+  else return k == algorithm_kind::prf;
+}
+
+template <class T>
+const lwc::algorithm& hash_algorithm_of(nb::handle self, const char* base) {
+  const lwc::algorithm& a = algorithm_of(self, base);
+  if (!kind_fits<T>(a.kind))
+    type_error(str(a.name) + " is a " + str(lwc::to_string(a.kind)) + " algorithm, not lwc." + base);
+  return a;
+}
+
+void check_input_size(const lwc::algorithm& a, std::size_t n) {
+  if (n > a.max_input_size)
+    value_error(str(a.name) + ": input must be at most " + num(a.max_input_size) + " bytes, got " +
+                num(n));
+}
+
+template <class T>
+void hash_init(nb::pointer_and_handle<T> self, nb::handle data, nb::handle customization,
+               const char* base) {
+  const lwc::algorithm& a = hash_algorithm_of<T>(self.h, base);
+  readable d(data, "data");
+  readable c(customization, "customization", true);
+  if (!customization.is_none() && a.max_customization_size == 0)
+    type_error(str(a.name) + " takes no customization string");
+  if (c.size() > a.max_customization_size)
+    value_error(str(a.name) + ": customization must be at most " + num(a.max_customization_size) +
+                " bytes, got " + num(c.size()));
+  check_input_size(a, d.size());
+  T* o = new (self.p) T(a, {}, c.view());
+  if (d.size() != 0) maybe_without_gil(d.size(), [&] { o->absorbing.update(d.view()); });
+}
+
+template <class T>
+void keyed_init(nb::pointer_and_handle<T> self, nb::handle key, nb::handle data, const char* base) {
+  const lwc::algorithm& a = hash_algorithm_of<T>(self.h, base);
+  readable k(key, "key"), d(data, "data");
+  if (k.size() != a.key_size)
+    value_error(str(a.name) + ": key must be " + num(a.key_size) + " bytes, got " + num(k.size()));
+  check_input_size(a, d.size());
+  T* o = new (self.p) T(a, k.view(), {});
+  if (d.size() != 0) maybe_without_gil(d.size(), [&] { o->absorbing.update(d.view()); });
+}
+
+void hash_update(hash_object& s, nb::handle data) {
+  readable d(data, "data");
+  object_lock g(s.mu);
+  if (s.reading) value_error(str(s.alg->name) + ": update() after read(): the output has started");
+  if (d.size() != 0) maybe_without_gil(d.size(), [&] { s.absorbing.update(d.view()); });
+}
+
+nb::object hash_read(hash_object& s, nb::handle length) {
+  const std::size_t n = non_negative(length, "length");
+  std::uint8_t* o = nullptr;
+  nb::object out = new_bytes(n, o);
+  object_lock g(s.mu);
+  if (!s.reading) s.reading.emplace(s.absorbing);
+  maybe_without_gil(n, [&] { s.reading->squeeze({o, n}); });
+  return out;
+}
+
+void hash_verify(hash_object& s, nb::handle tag) {
+  readable t(tag, "tag");
+  std::optional<lwc::hasher> h;
+  {
+    object_lock g(s.mu);
+    h.emplace(s.absorbing);
+  }
+  if (!h->verify(t.view())) raise_invalid_tag("MAC tag does not match");
+}
+
+template <class T>
+nb::object hash_copy(nb::pointer_and_handle<T> self) {
+  nb::object copy = nb::inst_alloc(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(self.h.ptr()))));
+  {
+    object_lock g(self.p->mu);
+    new (nb::inst_ptr<T>(copy)) T(*self.p);
+  }
+  nb::inst_mark_ready(copy);
+  return copy;
+}
+
+nb::object hash_repr(nb::handle self) {
+  return nb::str("<lwc.{} object @ {:#x}>")
+      .format(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(self.ptr()))).attr("__name__"),
+              reinterpret_cast<std::uintptr_t>(self.ptr()));
+}
+
+std::size_t digest_size_of(const lwc::algorithm& a) {
+  return a.max_output_size != 0 ? a.output_size : 0;  // 0 for extendable output, as hashlib's shake
+}
+
+nb::object opt_size(std::size_t v, std::size_t none_value) {
+  return v == none_value ? nb::none() : nb::object(nb::int_(v));
+}
+
+nb::dict describe(const lwc::algorithm& a) {
+  nb::dict d;
+  d["name"] = nb::str(a.name.data(), a.name.size());
+  const std::string_view kind = lwc::to_string(a.kind);
+  d["kind"] = nb::str(kind.data(), kind.size());
+  d["family"] = nb::str(a.family.data(), a.family.size());
+  d["standard"] = nb::str(a.standard.data(), a.standard.size());
+  d["key_size"] = a.key_size;
+  d["second_key_size"] = a.second_key_size;
+  d["nonce_size"] = a.nonce_size;
+  d["tag_size"] = a.tag_size;
+  d["min_tag_size"] = a.min_tag_size;
+  d["output_size"] = a.output_size;
+  d["digest_size"] = a.is_aead() ? 0 : digest_size_of(a);
+  d["max_output_size"] = opt_size(a.max_output_size, 0);
+  d["max_input_size"] = opt_size(a.max_input_size, SIZE_MAX);
+  d["max_customization_size"] = a.max_customization_size;
+  d["block_size"] = a.block_size;
+  d["python_name"] = nb::str((a.is_aead() ? lwc::python::class_name(a.name)
+                                          : lwc::python::function_name(a.name)).c_str());
+  return d;
+}
+
+}  // namespace
+
+NB_MODULE(_lwc, m) {
+  m.doc() = "lwc's compiled core: the algorithm registry, AEAD and hash-object base classes.";
+  m.attr("GIL_RELEASE_THRESHOLD") = gil_release_threshold;
+#ifdef LWC_VERSION
+  m.attr("__version__") = LWC_VERSION;
+#endif
+
+  invalid_tag_type = PyErr_NewExceptionWithDoc(
+      "lwc.InvalidTag",
+      "Authentication failed: the tag does not match the key, nonce, associated data and\n"
+      "ciphertext (or the MAC tag does not match the data). Nothing was decrypted.",
+      nullptr, nullptr);
+  if (invalid_tag_type == nullptr) throw nb::python_error();
+  m.attr("InvalidTag") = nb::steal(invalid_tag_type);
+
+  m.def("registry", [] {
+        nb::list l;
+        for (const lwc::algorithm& a : lwc::algorithms()) l.append(describe(a));
+        return l;
+      },
+      "The registry in order: one dict per algorithm (name, kind, sizes, python_name).");
+  m.def("class_name", [](std::string_view n) { return lwc::python::class_name(n); }, "name"_a,
+        "The AEAD class name for a registry name: 'ascon-aead128' -> 'AsconAEAD128'.");
+  m.def("function_name", [](std::string_view n) { return lwc::python::function_name(n); },
+        "name"_a, "The hashlib-style name for a registry name: 'ascon-hash256' -> 'ascon_hash256'.");
+
+  nb::class_<aead_object>(m, "AEAD",
+                          "Authenticated encryption with associated data, one subclass per "
+                          "registered AEAD (lwc.AsconAEAD128, lwc.Ascon128, ...).\n\n"
+                          "Never encrypt two messages with the same key and nonce.")
+      .def("__init__", &aead_init, "key"_a.none(), "tag_length"_a.none() = nb::none(), nb::kw_only(),
+           "second_key"_a.none() = nb::none(),
+           nb::sig("def __init__(self, key: Buffer, tag_length: int | None = None, *, "
+                   "second_key: Buffer | None = None) -> None"),
+           "Keeps a copy of `key` (wiped when the object is released).\n\n"
+           "tag_length: tag size in bytes (default and maximum: tag_size; the shortest allowed "
+           "is the class's min_tag_size).\n"
+           "second_key: nonce-masking key (Ascon-AEAD128 only): the nonce is XORed with it.\n"
+           "Raises ValueError naming the expected size when a size is wrong.")
+      .def("encrypt", &aead_encrypt, "nonce"_a.none(), "data"_a.none(), "associated_data"_a.none() = nb::none(),
+           nb::sig("def encrypt(self, nonce: Buffer, data: Buffer, "
+                   "associated_data: Buffer | None = None) -> bytes"),
+           "Encrypts and authenticates `data`, authenticates `associated_data`; returns "
+           "ciphertext || tag (len(data) + tag_size bytes).\n\n"
+           "The nonce must never repeat under one key.")
+      .def("decrypt", &aead_decrypt, "nonce"_a.none(), "data"_a.none(), "associated_data"_a.none() = nb::none(),
+           nb::sig("def decrypt(self, nonce: Buffer, data: Buffer, "
+                   "associated_data: Buffer | None = None) -> bytes"),
+           "Verifies and decrypts ciphertext || tag; returns the plaintext.\n\n"
+           "Raises lwc.InvalidTag (and returns nothing) when the tag does not verify or `data` "
+           "is shorter than the tag.")
+      .def("encrypt_into", &aead_encrypt_into, "nonce"_a.none(), "data"_a.none(), "associated_data"_a.none(), "buf"_a.none(),
+           nb::sig("def encrypt_into(self, nonce: Buffer, data: Buffer, "
+                   "associated_data: Buffer | None, buf: Buffer) -> int"),
+           "Like encrypt(), writing ciphertext || tag into `buf`, which must be exactly "
+           "len(data) + tag_size bytes long; returns that length. `buf` may start at `data` "
+           "(in-place encryption).")
+      .def("decrypt_into", &aead_decrypt_into, "nonce"_a.none(), "data"_a.none(), "associated_data"_a.none(), "buf"_a.none(),
+           nb::sig("def decrypt_into(self, nonce: Buffer, data: Buffer, "
+                   "associated_data: Buffer | None, buf: Buffer) -> int"),
+           "Like decrypt(), writing the plaintext into `buf`, which must be exactly "
+           "len(data) - tag_size bytes long; returns that length.\n\n"
+           "On lwc.InvalidTag, `buf` is all zeros: no unverified plaintext is ever written.")
+      .def_prop_ro("_tag_length", [](const aead_object& s) { return s.tag_len; })
+      .def_prop_ro("name", [](const aead_object& s) { return str(s.alg->name); },
+                   "The registry name, e.g. 'ascon-aead128'.")
+      .def_prop_ro("key_size", [](const aead_object& s) { return s.alg->key_size; })
+      .def_prop_ro("nonce_size", [](const aead_object& s) { return s.alg->nonce_size; })
+      .def("__repr__", [](nb::handle self) {
+        const aead_object& s = *nb::inst_ptr<aead_object>(self);
+        return nb::str("<lwc.{}(tag_length={})>")
+            .format(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(self.ptr()))).attr("__name__"),
+                    s.tag_len);
+      });
+
+  nb::class_<hash_object>(m, "HashBase",
+                          "Common base of the hash objects: update(), copy(), name, "
+                          "digest_size, block_size. Thread-safe.")
+      .def("update", &hash_update, "data"_a.none(), nb::sig("def update(self, data: Buffer, /) -> None"),
+           "Absorbs more data (any contiguous buffer).")
+      .def_prop_ro("name", [](const hash_object& s) { return str(s.alg->name); },
+                   "The registry name, e.g. 'ascon-hash256'.")
+      .def_prop_ro("digest_size", [](const hash_object& s) { return digest_size_of(*s.alg); },
+                   "Output size in bytes; 0 for extendable output (digest(length)).")
+      .def_prop_ro("block_size", [](const hash_object& s) { return s.alg->block_size; },
+                   "Rate of the sponge in bytes.")
+      .def("__repr__", &hash_repr);
+
+  nb::class_<fixed_hash, hash_object>(m, "Hash",
+                                      "A hash object in the hashlib style (PEP 452).")
+      .def("__init__",
+           [](nb::pointer_and_handle<fixed_hash> self, nb::handle data) {
+             hash_init(self, data, nb::none(), "Hash");
+           },
+           "data"_a.none() = nb::bytes(""), nb::sig("def __init__(self, data: Buffer = b'') -> None"))
+      .def("digest", [](fixed_hash& s) { return s.output(s.alg->output_size, false); },
+           nb::sig("def digest(self) -> bytes"),
+           "The digest of the data so far; the object stays usable.")
+      .def("hexdigest", [](fixed_hash& s) { return s.output(s.alg->output_size, true); },
+           nb::sig("def hexdigest(self) -> str"), "digest() as lowercase hex.")
+      .def("copy", &hash_copy<fixed_hash>, nb::sig("def copy(self) -> Self"),
+           "An independent copy of the current state.");
+
+  nb::class_<xof_hash, hash_object>(m, "XOF",
+                                    "An extendable-output function in the style of hashlib's "
+                                    "shake_128: digest(length), hexdigest(length), and read(n).")
+      .def("__init__",
+           [](nb::pointer_and_handle<xof_hash> self, nb::handle data, nb::handle custom) {
+             hash_init(self, data, custom, "XOF");
+           },
+           "data"_a.none() = nb::bytes(""), nb::kw_only(), "customization"_a.none() = nb::none(),
+           nb::sig("def __init__(self, data: Buffer = b'', *, customization: Buffer | None = None) "
+                   "-> None"),
+           "customization: the customization string of a CXOF (at most 256 bytes for "
+           "Ascon-CXOF128); other XOFs take none.")
+      .def("digest", [](xof_hash& s, nb::handle n) { return s.output(non_negative(n, "length"), false); },
+           "length"_a.none(), nb::sig("def digest(self, length: int) -> bytes"),
+           "The first `length` output bytes for the data so far; the object stays usable.")
+      .def("hexdigest", [](xof_hash& s, nb::handle n) { return s.output(non_negative(n, "length"), true); },
+           "length"_a.none(), nb::sig("def hexdigest(self, length: int) -> str"),
+           "digest(length) as lowercase hex.")
+      .def("read", &hash_read, "length"_a.none(), nb::sig("def read(self, length: int) -> bytes"),
+           "The next `length` bytes of the output stream: consecutive reads continue where the "
+           "last one stopped (read(a) + read(b) == digest(a + b)). update() is refused once "
+           "reading has started.")
+      .def("copy", &hash_copy<xof_hash>, nb::sig("def copy(self) -> Self"),
+           "An independent copy of the current state (including the read() position).");
+
+  nb::class_<mac_hash, fixed_hash>(m, "MAC",
+                                   "A keyed hash object with a fixed-length tag: update(), "
+                                   "digest(), hexdigest(), verify(tag).")
+      .def("__init__",
+           [](nb::pointer_and_handle<mac_hash> self, nb::handle key, nb::handle data) {
+             keyed_init(self, key, data, "MAC");
+           },
+           "key"_a.none(), "data"_a.none() = nb::bytes(""),
+           nb::sig("def __init__(self, key: Buffer, data: Buffer = b'') -> None"))
+      .def("verify", [](mac_hash& s, nb::handle tag) { hash_verify(s, tag); }, "tag"_a.none(),
+           nb::sig("def verify(self, tag: Buffer) -> None"),
+           "Compares `tag` (4 bytes up to the full tag, a truncated tag compares with the "
+           "prefix) with the tag of the data so far in constant time; raises lwc.InvalidTag "
+           "when they differ.")
+      .def("tag", [](mac_hash& s) { return s.output(s.alg->output_size, false); },
+           nb::sig("def tag(self) -> bytes"), "The tag of the data so far (same as digest()).")
+      .def("copy", &hash_copy<mac_hash>, nb::sig("def copy(self) -> Self"),
+           "An independent copy of the current state.");
+
+  nb::class_<prf_hash, xof_hash>(m, "PRF",
+                                 "A keyed extendable-output function: update(), digest(length), "
+                                 "read(n), verify(tag).")
+      .def("__init__",
+           [](nb::pointer_and_handle<prf_hash> self, nb::handle key, nb::handle data) {
+             keyed_init(self, key, data, "PRF");
+           },
+           "key"_a.none(), "data"_a.none() = nb::bytes(""),
+           nb::sig("def __init__(self, key: Buffer, data: Buffer = b'') -> None"))
+      .def("verify", [](prf_hash& s, nb::handle tag) { hash_verify(s, tag); }, "tag"_a.none(),
+           nb::sig("def verify(self, tag: Buffer) -> None"),
+           "Compares `tag` (4 to 64 bytes) with the first len(tag) output bytes in constant "
+           "time; raises lwc.InvalidTag when they differ.")
+      .def("tag",
+           [](prf_hash& s, nb::handle n) {
+             return s.output(n.is_none() ? s.alg->output_size : non_negative(n, "length"), false);
+           },
+           "length"_a.none() = nb::none(), nb::sig("def tag(self, length: int | None = None) -> bytes"),
+           "digest(length), by default of the algorithm's usual tag length (16 bytes).")
+      .def("copy", &hash_copy<prf_hash>, nb::sig("def copy(self) -> Self"),
+           "An independent copy of the current state.");
+}

@@ -1,0 +1,63 @@
+// Writes lwc/__init__.pyi from python/stubs/__init__.pyi.in, replacing its marker lines with
+// one class per registry entry, so the installed stubs list exactly the classes that
+// lwc/__init__.py creates at import time (same naming rule: naming.hpp).
+//   usage: lwc_py_stubgen TEMPLATE OUTPUT
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include <lwc/registry.hpp>
+
+#include "naming.hpp"
+
+namespace {
+
+const char* base_class(lwc::algorithm_kind k) {
+  switch (k) {
+    case lwc::algorithm_kind::aead: return "AEAD";
+    case lwc::algorithm_kind::hash: return "Hash";
+    case lwc::algorithm_kind::xof:
+    case lwc::algorithm_kind::cxof: return "XOF";
+    case lwc::algorithm_kind::mac: return "MAC";
+    case lwc::algorithm_kind::prf: return "PRF";
+  }
+  return "object";
+}
+
+std::string python_name(const lwc::algorithm& a) {
+  return a.is_aead() ? lwc::python::class_name(a.name) : lwc::python::function_name(a.name);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: " << argv[0] << " TEMPLATE OUTPUT\n";
+    return 2;
+  }
+  std::ifstream in(argv[1]);
+  if (!in) {
+    std::cerr << "cannot read " << argv[1] << "\n";
+    return 1;
+  }
+  std::ostringstream out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line == "# @lwc-classes@") {
+      for (const lwc::algorithm& a : lwc::algorithms()) {
+        out << "class " << python_name(a) << "(" << base_class(a.kind) << "):\n"
+            << "    _lwc_algorithm: ClassVar[str]\n";
+        if (a.is_aead()) out << "    min_tag_size: ClassVar[int]\n    second_key_size: ClassVar[int]\n";
+        out << "\n";
+      }
+    } else if (line == "# @lwc-all@") {
+      for (const lwc::algorithm& a : lwc::algorithms()) out << "    \"" << python_name(a) << "\",\n";
+    } else {
+      out << line << "\n";
+    }
+  }
+  std::ofstream o(argv[2]);
+  o << out.str();
+  return o ? 0 : 1;
+}
