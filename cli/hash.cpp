@@ -1,0 +1,375 @@
+// lwc hash: sha256sum/b3sum-style digests of files with any registered hash or XOF, and
+// checking of such lists (-c). Files are hashed on worker threads, results printed in the
+// order given; each file is read in fixed-size pieces, so memory does not grow with it.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <lwc/registry.hpp>
+
+#include "commands.hpp"
+#include "pool.hpp"
+#include "progress.hpp"
+#include "util.hpp"
+
+namespace lwc::cli {
+
+namespace {
+
+constexpr std::size_t read_size = 256u << 10;
+constexpr std::size_t max_length = 65536;
+
+struct job {
+  std::string name;          // as given, "-" for standard input
+  const algorithm* alg = nullptr;
+  std::size_t length = 0;
+  std::string expected;      // check mode: the hex digest from the list
+};
+
+struct result {
+  bool ok = false;           // hashed without error
+  std::string hex;
+  std::string error;
+};
+
+result hash_one(const job& j, const std::string& custom, std::uint8_t* buf, progress& prog) {
+  result r;
+  try {
+    input_file in = open_input(j.name);
+    hasher h(*j.alg, {},
+             j.alg->kind == algorithm_kind::cxof
+                 ? bytes_view(reinterpret_cast<const std::uint8_t*>(custom.data()), custom.size())
+                 : bytes_view());
+    for (;;) {
+      const std::size_t n = read_full(in.fd.get(), buf, read_size, j.name);
+      if (n == 0) break;
+      h.update({buf, n});
+      prog.add(n);
+      if (n < read_size) break;
+    }
+    std::vector<std::uint8_t> out(j.length);
+    h.squeeze(out);
+    r.hex = to_hex(out.data(), out.size());
+    r.ok = true;
+  } catch (const failure& e) {
+    r.error = e.what();
+  } catch (const std::exception& e) {
+    r.error = describe(j.name) + ": " + e.what();
+  }
+  return r;
+}
+
+// coreutils' convention: a name with a backslash or newline is written escaped, and the line
+// starts with a backslash so that a checker knows to unescape it.
+bool needs_escape(const std::string& name) {
+  return name.find_first_of("\\\n\r") != std::string::npos;
+}
+std::string escape(const std::string& name) {
+  std::string s;
+  for (char c : name) {
+    if (c == '\\') s += "\\\\";
+    else if (c == '\n') s += "\\n";
+    else if (c == '\r') s += "\\r";
+    else s += c;
+  }
+  return s;
+}
+bool unescape(std::string_view in, std::string& out) {
+  out.clear();
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != '\\') {
+      out += in[i];
+      continue;
+    }
+    if (++i == in.size()) return false;
+    if (in[i] == '\\') out += '\\';
+    else if (in[i] == 'n') out += '\n';
+    else if (in[i] == 'r') out += '\r';
+    else return false;
+  }
+  return true;
+}
+
+// Hashes every job on `threads` workers and hands each result to `emit` in job order.
+template <class Emit>
+void hash_all(const std::vector<job>& jobs, const std::string& custom, unsigned threads,
+              progress& prog, Emit emit) {
+  const unsigned n = static_cast<unsigned>(std::min<std::size_t>(threads, jobs.size()));
+  if (n <= 1) {
+    auto buf = std::make_unique<std::uint8_t[]>(read_size);
+    for (const job& j : jobs) emit(j, hash_one(j, custom, buf.get(), prog));
+    return;
+  }
+  // Workers hash; this thread prints in list order, so the first lines appear while later
+  // files are still being read.
+  std::vector<result> results(jobs.size());
+  std::vector<char> ready(jobs.size(), 0);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    auto buf = std::make_unique<std::uint8_t[]>(read_size);
+    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+      result r = hash_one(jobs[i], custom, buf.get(), prog);
+      std::lock_guard lock(mu);
+      results[i] = std::move(r);
+      ready[i] = 1;
+      cv.notify_all();
+    }
+  };
+  std::vector<std::thread> pool;
+  struct joiner {
+    std::vector<std::thread>& p;
+    ~joiner() {
+      for (auto& t : p) t.join();
+    }
+  } join{pool};
+  for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    result r;
+    {
+      std::unique_lock lock(mu);
+      cv.wait(lock, [&] { return ready[i] != 0; });
+      r = std::move(results[i]);
+    }
+    emit(jobs[i], r);
+  }
+}
+
+const algorithm& hash_algorithm(const std::string& name) {
+  const algorithm* a = find_algorithm(name);
+  if (a == nullptr)
+    throw failure("unknown algorithm '" + name + "' (see 'lwc list')", exit_usage);
+  if (a->kind != algorithm_kind::hash && a->kind != algorithm_kind::xof &&
+      a->kind != algorithm_kind::cxof)
+    throw failure(std::string(a->name) + " is a " + std::string(to_string(a->kind)) +
+                      "; lwc hash takes an unkeyed hash or XOF (see 'lwc list')",
+                  exit_usage);
+  return *a;
+}
+
+std::size_t output_length(const algorithm& a, const std::optional<std::size_t>& length) {
+  if (!length) return a.output_size;
+  if (a.kind == algorithm_kind::hash) {
+    if (*length != a.output_size)
+      throw failure(std::string(a.name) + " has a fixed " + std::to_string(a.output_size) +
+                        "-byte output; -l is for XOFs",
+                    exit_usage);
+    return *length;
+  }
+  if (*length == 0 || *length > max_length)
+    throw failure("-l must be from 1 to " + std::to_string(max_length) + " bytes", exit_usage);
+  return *length;
+}
+
+struct out_lines {
+  progress& prog;
+  bool tty = is_terminal(STDOUT_FILENO);
+  void put(const std::string& line) {
+    if (tty) prog.clear();
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    if (tty) std::fflush(stdout);
+  }
+};
+
+std::optional<std::uint64_t> total_size(const std::vector<job>& jobs) {
+  std::uint64_t total = 0;
+  for (const auto& j : jobs) {
+    if (j.name == "-") return std::nullopt;
+    try {
+      const input_file in = open_input(j.name);
+      if (!in.regular) return std::nullopt;
+      total += in.size;
+    } catch (const failure&) {  // reported when the file's turn comes
+    }
+  }
+  return total;
+}
+
+int finish_output() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "lwc: cannot write standard output\n");
+    return exit_failure;
+  }
+  return 0;
+}
+
+int compute(const hash_options& opt, const algorithm& a, std::size_t length) {
+  std::vector<job> jobs;
+  for (const auto& f : opt.files.empty() ? std::vector<std::string>{"-"} : opt.files)
+    jobs.push_back({f, &a, length, {}});
+  progress prog("hashing", total_size(jobs), !opt.no_progress);
+  out_lines out{prog};
+  int failures = 0;
+  hash_all(jobs, opt.customization, opt.threads, prog, [&](const job& j, const result& r) {
+    if (!r.ok) {
+      prog.clear();
+      std::fflush(stdout);
+      std::fprintf(stderr, "lwc: %s\n", r.error.c_str());
+      ++failures;
+      return;
+    }
+    const bool esc = needs_escape(j.name);
+    const std::string name = esc ? escape(j.name) : j.name;
+    if (opt.tag)
+      out.put((esc ? "\\" : "") + std::string(a.name) + " (" + name + ") = " + r.hex + "\n");
+    else
+      out.put((esc ? "\\" : "") + r.hex + "  " + name + "\n");
+  });
+  prog.finish();
+  const int rc = finish_output();
+  return failures != 0 ? exit_failure : rc;
+}
+
+// One line of a checksum list, in GNU ("HEX  NAME", "HEX *NAME") or BSD ("ALG (NAME) = HEX")
+// form. Returns an empty string when it is well formed, else why not.
+std::string parse_line(std::string_view line, const hash_options& opt, job& j) {
+  const bool escaped = !line.empty() && line.front() == '\\';
+  if (escaped) line.remove_prefix(1);
+  std::string_view raw_name;
+  const algorithm* a = nullptr;
+  const std::size_t paren = line.find(" (");
+  const algorithm* tagged = paren == std::string_view::npos ? nullptr : find_algorithm(line.substr(0, paren));
+  if (tagged != nullptr) {
+    const std::size_t close = line.rfind(") = ");
+    if (close == std::string_view::npos || close < paren + 2) return "improperly formatted line";
+    raw_name = line.substr(paren + 2, close - paren - 2);
+    j.expected = std::string(line.substr(close + 4));
+    a = tagged;
+    if (opt.algorithm_given && a->name != opt.algorithm)
+      return "the line names " + std::string(a->name) + " but -a says " + opt.algorithm;
+  } else {
+    const std::size_t sp = line.find(' ');
+    if (sp == std::string_view::npos || sp + 1 >= line.size() ||
+        (line[sp + 1] != ' ' && line[sp + 1] != '*'))
+      return "improperly formatted line";
+    j.expected = std::string(line.substr(0, sp));
+    raw_name = line.substr(sp + 2);
+    a = find_algorithm(opt.algorithm);
+  }
+  if (raw_name.empty()) return "improperly formatted line";
+  if (escaped) {
+    if (!unescape(raw_name, j.name)) return "improperly formatted line (bad escape)";
+  } else {
+    j.name = std::string(raw_name);
+  }
+  if (a->kind != algorithm_kind::hash && a->kind != algorithm_kind::xof &&
+      a->kind != algorithm_kind::cxof)
+    return std::string(a->name) + " is not an unkeyed hash or XOF";
+  j.alg = a;
+  j.length = output_length(*a, opt.length);
+  std::vector<std::uint8_t> bytes;
+  if (!from_hex(j.expected, bytes)) return "improperly formatted line (digest is not hex)";
+  if (bytes.size() != j.length)
+    return "the digest has " + std::to_string(bytes.size()) + " bytes, " + std::string(a->name) +
+           " gives " + std::to_string(j.length) + (a->kind == algorithm_kind::hash ? "" : " (use -l)");
+  std::transform(j.expected.begin(), j.expected.end(), j.expected.begin(),
+                 [](char c) { return static_cast<char>(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c); });
+  return {};
+}
+
+int check(const hash_options& opt) {
+  std::vector<job> jobs;
+  int bad_lines = 0;
+  for (const auto& list : opt.files.empty() ? std::vector<std::string>{"-"} : opt.files) {
+    std::string text;
+    try {
+      input_file in = open_input(list);
+      std::vector<std::uint8_t> buf(read_size);
+      for (std::size_t n; (n = read_full(in.fd.get(), buf.data(), buf.size(), list)) != 0;) {
+        text.append(reinterpret_cast<const char*>(buf.data()), n);
+        if (n < buf.size()) break;
+      }
+    } catch (const failure& e) {
+      std::fprintf(stderr, "lwc: %s\n", e.what());
+      ++bad_lines;
+      continue;
+    }
+    std::size_t lineno = 0, good = 0;
+    for (std::size_t pos = 0; pos < text.size();) {
+      std::size_t nl = text.find('\n', pos);
+      if (nl == std::string::npos) nl = text.size();
+      std::string_view line(text.data() + pos, nl - pos);
+      pos = nl + 1;
+      ++lineno;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.empty() || line.front() == '#') continue;
+      job j;
+      const std::string why = parse_line(line, opt, j);
+      if (!why.empty()) {
+        std::fprintf(stderr, "lwc: %s:%zu: %s\n", list == "-" ? "-" : list.c_str(), lineno,
+                     why.c_str());
+        ++bad_lines;
+        continue;
+      }
+      ++good;
+      jobs.push_back(std::move(j));
+    }
+    if (good == 0) {
+      std::fprintf(stderr, "lwc: %s: no properly formatted checksum lines found\n",
+                   describe(list).c_str());
+      ++bad_lines;
+    }
+  }
+  progress prog("checking", total_size(jobs), !opt.no_progress);
+  out_lines out{prog};
+  int mismatches = 0, unreadable = 0;
+  hash_all(jobs, opt.customization, opt.threads, prog, [&](const job& j, const result& r) {
+    const bool esc = needs_escape(j.name);
+    const std::string name = (esc ? "\\" : "") + (esc ? escape(j.name) : j.name);
+    if (!r.ok) {
+      prog.clear();
+      std::fflush(stdout);
+      std::fprintf(stderr, "lwc: %s\n", r.error.c_str());
+      out.put(name + ": FAILED open or read\n");
+      ++unreadable;
+    } else if (r.hex != j.expected) {
+      out.put(name + ": FAILED\n");
+      ++mismatches;
+    } else if (!opt.quiet) {
+      out.put(name + ": OK\n");
+    }
+  });
+  prog.finish();
+  const int rc = finish_output();
+  const auto plural = [](int n, const char* one, const char* many) { return n == 1 ? one : many; };
+  if (bad_lines != 0)
+    std::fprintf(stderr, "lwc: WARNING: %d %s improperly formatted or unreadable\n", bad_lines,
+                 plural(bad_lines, "line or list is", "lines or lists are"));
+  if (unreadable != 0)
+    std::fprintf(stderr, "lwc: WARNING: %d listed %s could not be read\n", unreadable,
+                 plural(unreadable, "file", "files"));
+  if (mismatches != 0)
+    std::fprintf(stderr, "lwc: WARNING: %d computed %s did NOT match\n", mismatches,
+                 plural(mismatches, "checksum", "checksums"));
+  return bad_lines + unreadable + mismatches != 0 ? exit_failure : rc;
+}
+
+}  // namespace
+
+int run_hash(const hash_options& opt_in) {
+  hash_options opt = opt_in;
+  if (opt.threads == 0) opt.threads = default_threads();
+  const algorithm& a = hash_algorithm(opt.algorithm);
+  const std::size_t length = output_length(a, opt.length);
+  if (!opt.customization.empty() && a.kind != algorithm_kind::cxof)
+    throw failure("--customization is only for a CXOF (ascon-cxof128)", exit_usage);
+  if (opt.customization.size() > a.max_customization_size && a.kind == algorithm_kind::cxof)
+    throw failure("the customization string is at most " +
+                      std::to_string(a.max_customization_size) + " bytes",
+                  exit_usage);
+  if (opt.check) {
+    if (opt.tag) throw failure("--tag makes no sense with --check", exit_usage);
+    return check(opt);
+  }
+  if (opt.quiet) throw failure("--quiet only applies to --check", exit_usage);
+  return compute(opt, a, length);
+}
+
+}  // namespace lwc::cli

@@ -1,0 +1,58 @@
+// lwc list: every algorithm in the registry, its sizes, and which lwc commands take it.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <lwc/registry.hpp>
+
+#include "commands.hpp"
+#include "stream.hpp"
+
+namespace lwc::cli {
+
+namespace {
+std::string size_or_dash(std::size_t n) { return n == 0 ? "-" : std::to_string(n); }
+
+std::string output_column(const algorithm& a) {
+  if (a.is_aead()) return std::to_string(a.tag_size) + " (tag)";
+  if (a.max_output_size == 0) return "any (" + std::to_string(a.output_size) + ")";
+  return std::to_string(a.output_size);
+}
+
+std::string commands_column(const algorithm& a) {
+  if (a.is_aead()) {
+    if (!stream::unsuitable(a).empty()) return "- (not usable in the stream format)";
+    return "encrypt, decrypt (stream id " + std::to_string(stream::id_of(a.name)) + ")";
+  }
+  switch (a.kind) {
+    case algorithm_kind::hash: return "hash";
+    case algorithm_kind::xof: return "hash -l";
+    case algorithm_kind::cxof: return "hash -l --customization";
+    default: return "bench only (keyed)";
+  }
+}
+}  // namespace
+
+int run_list() {
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"algorithm", "kind", "key", "nonce", "tag/output", "standard", "lwc commands"});
+  for (const algorithm& a : algorithms())
+    rows.push_back({std::string(a.name), std::string(to_string(a.kind)), size_or_dash(a.key_size),
+                    size_or_dash(a.nonce_size), output_column(a), std::string(a.standard),
+                    commands_column(a)});
+  std::vector<std::size_t> width(rows[0].size(), 0);
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+  for (const auto& r : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < r.size(); ++c) {
+      line += r[c];
+      if (c + 1 < r.size()) line += std::string(width[c] - r[c].size() + 2, ' ');
+    }
+    std::printf("%s\n", line.c_str());
+  }
+  std::printf("\nSizes in bytes. 'any (32)': an XOF or PRF, any output length, 32 by default.\n");
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+}  // namespace lwc::cli
