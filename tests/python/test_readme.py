@@ -1,0 +1,32 @@
+"""The README's Python quick start runs as written."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+from conftest import ROOT
+
+
+def quickstart_blocks() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(
+        r"<!-- python-quickstart:begin -->(.*?)<!-- python-quickstart:end -->", text, re.S)
+    assert section, "README has no python-quickstart section"
+    return re.findall(r"```python\n(.*?)```", section.group(1), re.S)
+
+
+def test_readme_python_quickstart_runs():
+    blocks = quickstart_blocks()
+    assert blocks
+    namespace: dict = {"__name__": "__readme__"}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(compile(block, "README.md", "exec"), namespace)
+    import lwc
+
+    printed = out.getvalue().splitlines()
+    assert printed[0] == lwc.ascon_hash256(b"hello world").hexdigest()
+    assert printed[1] == str(sorted(lwc.algorithms_available))

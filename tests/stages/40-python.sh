@@ -1,0 +1,30 @@
+# The Python package: a fresh virtual environment, `pip install .` from the repository root
+# (scikit-build-core and nanobind from PyPI, the system CMake) with the test dependencies,
+# then the pytest suite in tests/python.
+set -euo pipefail
+py=${LWC_PYTHON:-python3}
+venv=build/py-venv
+
+# Debian ships venv/ensurepip and the C headers in packages of their own.
+missing=()
+"$py" -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+[ -e "$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ] ||
+  missing+=(python3-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+rm -rf "$venv"
+"$py" -m venv "$venv" || {
+  # Debian's python3 can import ensurepip yet lack its wheels until python3-venv is installed.
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv >/dev/null
+  rm -rf "$venv"
+  "$py" -m venv "$venv"
+}
+CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-2} "$venv/bin/python" -m pip install --quiet ".[test]"
+"$venv/bin/python" -m pytest tests/python -p no:cacheprovider -q
