@@ -1,0 +1,87 @@
+// The C++ side of bench/python/bench.py at sizes build/bench/lwc_bench does not register
+// (1 MiB): the same registry entry points, buffers and names (<algorithm>/<operation>/<bytes>)
+// as bench/algorithms_bench.cpp, so the Python figures have a C++ figure measured the same way.
+// Built by bench.py with the flags of a CMake Release build (-O3 -DNDEBUG).
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include <lwc/registry.hpp>
+
+namespace {
+
+constexpr std::size_t sizes[] = {1 << 20};
+
+void bench_encrypt(benchmark::State& state, const lwc::algorithm* a, std::size_t n) {
+  std::vector<std::uint8_t> key(a->key_size, 1), nonce(a->nonce_size, 2), ad(32, 3), pt(n, 4),
+      ct(n), tag(a->tag_size);
+  for (auto _ : state) {
+    a->encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), n, ct.data(),
+               tag.data(), tag.size());
+    benchmark::DoNotOptimize(ct.data());
+    benchmark::DoNotOptimize(tag.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+void bench_decrypt(benchmark::State& state, const lwc::algorithm* a, std::size_t n) {
+  std::vector<std::uint8_t> key(a->key_size, 1), nonce(a->nonce_size, 2), ad(32, 3), pt(n, 4),
+      ct(n), tag(a->tag_size), out(n);
+  a->encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), n, ct.data(),
+             tag.data(), tag.size());
+  for (auto _ : state) {
+    const bool ok = a->decrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), ct.data(),
+                               n, tag.data(), tag.size(), out.data());
+    if (!ok) state.SkipWithError("verification failed");
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+void bench_hash(benchmark::State& state, const lwc::algorithm* a, std::size_t n) {
+  std::vector<std::uint8_t> key(a->key_size, 1), msg(n, 5), out(a->output_size);
+  alignas(8) std::uint8_t st[lwc::max_hash_state_size];
+  for (auto _ : state) {
+    a->init(st, key.data(), nullptr, 0);
+    a->absorb(st, msg.data(), n);
+    a->squeeze(st, out.data(), out.size());
+    a->destroy(st);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+const char* operation_of(const lwc::algorithm& a) {
+  switch (a.kind) {
+    case lwc::algorithm_kind::hash: return "hash";
+    case lwc::algorithm_kind::xof:
+    case lwc::algorithm_kind::cxof: return "xof";
+    default: return "mac";
+  }
+}
+
+int register_all() {
+  for (const lwc::algorithm& a : lwc::algorithms()) {
+    for (std::size_t n : sizes) {
+      if (n > a.max_input_size) continue;
+      const std::string base = std::string(a.name) + "/", size = "/" + std::to_string(n);
+      if (a.is_aead()) {
+        benchmark::RegisterBenchmark((base + "encrypt" + size).c_str(), bench_encrypt, &a, n);
+        benchmark::RegisterBenchmark((base + "decrypt" + size).c_str(), bench_decrypt, &a, n);
+      } else {
+        benchmark::RegisterBenchmark((base + operation_of(a) + size).c_str(), bench_hash, &a, n);
+      }
+    }
+  }
+  return 0;
+}
+
+const int registered = register_all();
+
+}  // namespace
+
+BENCHMARK_MAIN();
