@@ -44,7 +44,7 @@ int run(int argc, char** argv) {
   app.footer(
       "Run 'lwc COMMAND --help' for the options of a command. Exit status: 0 success, 1 failure\n"
       "(verification failed, mismatch, unreadable input), 2 bad command line.\n"
-      "Formats: docs/cli.md and docs/stream-format.md in the lwc sources.");
+      "Formats: docs/cli.md and docs/stream-format.md in the lwc sources.\n");
 
   // ---- list
   auto* list = app.add_subcommand("list", "Print every algorithm in the registry with its sizes");
@@ -71,14 +71,15 @@ int run(int argc, char** argv) {
   hash->add_option("-j,--threads", hopt.threads, "Files hashed at once (default: one per core)")
       ->type_name("N");
   hash->add_flag("--no-progress", hopt.no_progress, "Never draw a progress line");
-  hash->add_option("FILE", hopt.files, "Files to hash, '-' for standard input (the default)");
+  hash->add_option("FILE", hopt.files, "Files to hash, '-' for standard input (the default)")
+      ->type_name("FILE");
   hash->footer(
       "Output: one line 'HEX  NAME' per file. Each file is streamed in pieces (constant memory);\n"
       "several files are hashed in parallel and printed in the order given.\n"
       "Examples:\n"
       "  lwc hash *.iso > SUMS          lwc hash -c SUMS\n"
       "  lwc hash -a ascon-xof128 -l 64 file\n"
-      "  cat file | lwc hash --tag -");
+      "  cat file | lwc hash --tag -\n");
 
   // ---- keygen
   std::string key_out = "-";
@@ -90,7 +91,7 @@ int run(int argc, char** argv) {
   keygen->footer(
       "The key file is one line 'lwc-key-v1 <64 hex digits>' from the kernel's CSPRNG\n"
       "(getrandom). lwc refuses key files that other users can read or write.\n"
-      "Example: lwc keygen -o ~/.lwc.key");
+      "Example: lwc keygen -o ~/.lwc.key\n");
 
   // ---- encrypt / decrypt
   crypt_options eopt, dopt;
@@ -109,11 +110,12 @@ int run(int argc, char** argv) {
   encrypt->add_flag("-f,--force", eopt.force, "Replace OUT if it exists");
   encrypt->add_option("-j,--threads", eopt.threads, "Worker threads (default: one per core)")->type_name("N");
   encrypt->add_flag("--no-progress", eopt.no_progress, "Never draw a progress line");
-  encrypt->add_option("IN", eopt.input, "Input file, '-' for standard input (the default)");
+  encrypt->add_option("IN", eopt.input, "Input file, '-' for standard input (the default)")
+      ->type_name("FILE");
   encrypt->footer(
       "Each file gets its own key and nonces, derived from the key file and a random salt.\n"
       "OUT is written to a temporary file next to it and renamed when complete.\n"
-      "Example: lwc encrypt -k my.key -o notes.txt.lwc notes.txt");
+      "Example: lwc encrypt -k my.key -o notes.txt.lwc notes.txt\n");
 
   auto* decrypt = app.add_subcommand("decrypt", "Decrypt and verify an lwc encrypted file");
   decrypt->add_option("-k,--key", dopt.key_file, "Key file used to encrypt")->required()->type_name("KEYFILE");
@@ -121,14 +123,15 @@ int run(int argc, char** argv) {
   decrypt->add_flag("-f,--force", dopt.force, "Replace OUT if it exists");
   decrypt->add_option("-j,--threads", dopt.threads, "Worker threads (default: one per core)")->type_name("N");
   decrypt->add_flag("--no-progress", dopt.no_progress, "Never draw a progress line");
-  decrypt->add_option("IN", dopt.input, "Encrypted file, '-' for standard input (the default)");
+  decrypt->add_option("IN", dopt.input, "Encrypted file, '-' for standard input (the default)")
+      ->type_name("FILE");
   decrypt->footer(
       "Nothing unauthenticated is ever released: OUT is written to a temporary file next to it\n"
       "and renamed only after the last chunk verified; on any failure there is no OUT and the\n"
       "exit status is 1. To standard output, the plaintext is held back (in memory, then in an\n"
       "unnamed file in $TMPDIR) until the whole input verified, then written.\n"
       "The algorithm and chunk size come from the file's header.\n"
-      "Example: lwc decrypt -k my.key -o notes.txt notes.txt.lwc");
+      "Example: lwc decrypt -k my.key -o notes.txt notes.txt.lwc\n");
 
   // ---- bench
   bench_options bopt;
@@ -149,13 +152,21 @@ int run(int argc, char** argv) {
   bench->footer(
       "Columns: algorithm, operation, message bytes, backend, MB/s (1e6 message bytes per\n"
       "second, one thread). Plot a JSON file with tools/plot_bench.py.\n"
-      "Example: lwc bench -a ascon-aead128,ascon-hash256 --sizes 64,1K,64K --json bench.json");
+      "Example: lwc bench -a ascon-aead128,ascon-hash256 --sizes 64,1K,64K --json bench.json\n");
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : exit_usage;
+    std::string cmd = "lwc";
+    for (const CLI::App* sub : app.get_subcommands()) cmd += " " + sub->get_name();
+    std::fprintf(stderr, "lwc: %s\nRun '%s --help' for more information.\n", e.what(), cmd.c_str());
+    return exit_usage;
   }
 
   try {

@@ -223,6 +223,7 @@ void decrypt(const master_key& key, unsigned threads, int in_fd, std::string_vie
   std::array<std::uint8_t, header_size> header{};
   const std::size_t hn = read_full(in_fd, header.data(), header.size(), name);
   if (hn == 0) throw failure(file + " is empty, not an lwc encrypted file");
+  prog.add(hn);
   if (hn < magic.size() || !std::equal(magic.begin(), magic.end(), header.begin()))
     throw failure(file + " is not an lwc encrypted file (no lwc header)");
   if (hn < header_size) throw failure(file + " is truncated: its header is incomplete");
@@ -259,6 +260,7 @@ void decrypt(const master_key& key, unsigned threads, int in_fd, std::string_vie
     x.error.clear();
     const std::size_t cap = g.slots * g.slot;
     const std::size_t n = read_full(in_fd, x.buf.get(), cap, name);
+    prog.add(n);  // progress counts input bytes: the total is the encrypted file's size
     x.full = n / g.slot;
     const std::size_t rest = n % g.slot;
     next_index += x.full;
@@ -302,7 +304,6 @@ void decrypt(const master_key& key, unsigned threads, int in_fd, std::string_vie
       if (len != 0) pieces.push_back({x.buf.get() + s * g.slot, len});
     }
     out.write(pieces);
-    prog.add(x.full * g.chunk + (x.has_last ? x.last_len : 0));
   };
   pipeline(pool, b, read, work, write);
 }
