@@ -1,4 +1,4 @@
-from typing import Any, ClassVar, Optional
+from typing import Any, Optional
 
 from _typeshed import ReadableBuffer, WriteableBuffer
 from typing_extensions import Self
@@ -26,8 +26,6 @@ class AEAD:
         *,
         second_key: Optional[ReadableBuffer] = None,
     ) -> None: ...
-    @classmethod
-    def generate_key(cls) -> bytes: ...
     def encrypt(
         self,
         nonce: ReadableBuffer,
@@ -77,17 +75,11 @@ class XOF(HashBase):
     def copy(self) -> Self: ...
 
 class MAC(Hash):
-    key_size: ClassVar[int]
     def __init__(self, key: ReadableBuffer, data: ReadableBuffer = b"") -> None: ...  # type: ignore[override]
-    @classmethod
-    def generate_key(cls) -> bytes: ...
     def tag(self) -> bytes: ...
     def verify(self, tag: ReadableBuffer) -> None: ...
 
 class PRF(XOF):
-    key_size: ClassVar[int]
     def __init__(self, key: ReadableBuffer, data: ReadableBuffer = b"") -> None: ...  # type: ignore[override]
-    @classmethod
-    def generate_key(cls) -> bytes: ...
     def tag(self, length: Optional[int] = None) -> bytes: ...
     def verify(self, tag: ReadableBuffer) -> None: ...

@@ -573,7 +573,8 @@ NB_MODULE(_lwc, m) {
            nb::sig("def decrypt_into(self, nonce: Buffer, data: Buffer, "
                    "associated_data: Buffer | None, buf: Buffer) -> int"),
            "Like decrypt(), writing the plaintext into `buf`, which must be exactly "
-           "len(data) - tag_size bytes long; returns that length.\n\n"
+           "len(data) - tag_size bytes long; returns that length. `buf` may start at `data` "
+           "(in-place decryption).\n\n"
            "On lwc.InvalidTag, `buf` is all zeros: no unverified plaintext is ever written.")
       .def_prop_ro("_tag_length", [](const aead_object& s) { return s.tag_len; })
       .def_prop_ro("name", [](const aead_object& s) { return str(s.alg->name); },

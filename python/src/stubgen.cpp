@@ -47,8 +47,13 @@ int main(int argc, char** argv) {
     if (line == "# @lwc-classes@") {
       for (const lwc::algorithm& a : lwc::algorithms()) {
         out << "class " << python_name(a) << "(" << base_class(a.kind) << "):\n"
-            << "    _lwc_algorithm: ClassVar[str]\n";
+            << "    _lwc_algorithm: ClassVar[str]\n"
+            << "    info: ClassVar[AlgorithmInfo]\n";
         if (a.is_aead()) out << "    min_tag_size: ClassVar[int]\n    second_key_size: ClassVar[int]\n";
+        if (a.is_keyed()) {
+          if (!a.is_aead()) out << "    key_size: ClassVar[int]\n";
+          out << "    @classmethod\n    def generate_key(cls) -> bytes: ...\n";
+        }
         out << "\n";
       }
     } else if (line == "# @lwc-all@") {
