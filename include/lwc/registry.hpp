@@ -16,10 +16,12 @@
 #include <string>
 #include <string_view>
 
+#include "acorn/acorn128.hpp"
 #include "ascon.hpp"
 #include "common/kind.hpp"
 #include "common/secure.hpp"
 #include "common/span.hpp"
+#include "grain/grain128aead.hpp"
 
 namespace lwc {
 
@@ -139,6 +141,8 @@ constexpr algorithm make_hash(std::string_view family, std::string_view standard
 inline constexpr std::string_view sp800_232 = "NIST SP 800-232";
 inline constexpr std::string_view ascon_v12 = "Ascon v1.2";
 inline constexpr std::string_view ascon_v13 = "Ascon v1.3 (ascon-c)";
+inline constexpr std::string_view acorn_v3 = "ACORN v3 (CAESAR)";
+inline constexpr std::string_view grain_v2 = "Grain-128AEADv2 (NIST LWC final round)";
 
 }  // namespace detail
 
@@ -163,6 +167,8 @@ inline constexpr algorithm registry_table[] = {
     detail::make_hash<ascon::v13::mac>("ascon", detail::ascon_v13),
     detail::make_hash<ascon::v13::prf>("ascon", detail::ascon_v13),
     detail::make_hash<ascon::v13::prfshort>("ascon", detail::ascon_v13),
+    detail::make_aead<acorn::acorn128>("acorn", detail::acorn_v3),
+    detail::make_aead<grain::grain128aead>("grain", detail::grain_v2),
 };
 
 inline constexpr std::span<const algorithm> algorithms() noexcept { return registry_table; }

@@ -1,0 +1,304 @@
+// Acorn-128 v3 (CAESAR final portfolio, lightweight use case), as specified in "ACORN: A
+// Lightweight Authenticated Cipher (v3)", H. Wu, 2016, sections 2.1-2.4: 128-bit key, 128-bit
+// nonce, 128-bit tag. Bits enter and leave the state least significant bit of each byte first.
+//
+// Never encrypt two messages under one key with the same nonce: Acorn is a stream cipher, and
+// a repeated nonce leaks the XOR of the plaintexts and allows forgeries. Decryption is one-shot:
+// the tag is checked in constant time before anything is returned, and on failure the output
+// is all zeros. Incremental encryption is offered; incremental decryption is not.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "../common/bytes.hpp"
+#include "../common/config.hpp"
+#include "../common/kind.hpp"
+#include "../common/secure.hpp"
+#include "../common/span.hpp"
+
+namespace lwc::acorn {
+
+namespace detail {
+
+// The specification's 293-bit state S[0..292] is seven LFSRs joined end to end (lengths 61, 46,
+// 47, 39, 37, 59 and 4). A bit only changes when it sits at the head of one of them (S[61],
+// S[107], S[154], S[193], S[230], S[289]) or when it enters at S[292]. So each LFSR is kept as
+// the queue of values that will arrive at its head: bit d of r[k] is the value its head will
+// hold d steps from now (r[0] is S[0..60] itself). Every tap then reads bits that are already
+// known for the next 32 steps, which is what lets one step run 32 clocks. The 4-bit LFSR is
+// folded into r[5]: the value that enters S[292] at step t reaches S[230] as
+// f ^ m ^ (the bits 9 and 4 steps ahead in r[5]), so r[5] holds 63 bits.
+struct state {
+  std::uint64_t r[6];
+};
+
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t maj(std::uint32_t x, std::uint32_t y,
+                                                     std::uint32_t z) {
+  return (x & y) ^ (z & (x ^ y));
+}
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t ch(std::uint32_t x, std::uint32_t y,
+                                                    std::uint32_t z) {
+  return z ^ (x & (y ^ z));
+}
+
+// The N values a register's head takes over the next N steps, starting d steps ahead.
+template <unsigned N>
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t ahead(std::uint64_t r, unsigned d) {
+  constexpr std::uint32_t mask = N == 32 ? 0xffffffffu : (1u << N) - 1;
+  return static_cast<std::uint32_t>(r >> d) & mask;
+}
+
+// N (8 or 32) steps of StateUpdate128 at once. Bit i of each word belongs to step i. ca and cb
+// are all-ones or zero (they only change on 32-step boundaries). The message bits are `in`
+// (Decrypt: in ^ keystream); the return value is the keystream.
+template <unsigned N, bool Decrypt = false>
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t update(state& s, std::uint32_t in,
+                                                        std::uint32_t ca, std::uint32_t cb) {
+  static_assert(N == 8 || N == 32);
+  constexpr std::uint32_t mask = N == 32 ? 0xffffffffu : (1u << N) - 1;
+  std::uint64_t r0 = s.r[0], r1 = s.r[1], r2 = s.r[2], r3 = s.r[3], r4 = s.r[4], r5 = s.r[5];
+  // The new head values of LFSRs 1..5 (S[61], S[107], S[154], S[193], S[230] after their XOR).
+  const std::uint32_t x0_23 = ahead<N>(r0, 23), x1_5 = ahead<N>(r1, 5), x2_4 = ahead<N>(r2, 4),
+                      x3_6 = ahead<N>(r3, 6), x4_3 = ahead<N>(r4, 3);
+  const std::uint32_t h1 = ahead<N>(r1, 0) ^ x0_23 ^ ahead<N>(r0, 0);
+  const std::uint32_t h2 = ahead<N>(r2, 0) ^ x1_5 ^ ahead<N>(r1, 0);
+  const std::uint32_t h3 = ahead<N>(r3, 0) ^ x2_4 ^ ahead<N>(r2, 0);
+  const std::uint32_t h4 = ahead<N>(r4, 0) ^ x3_6 ^ ahead<N>(r3, 0);
+  const std::uint32_t h5 = ahead<N>(r5, 0) ^ x4_3 ^ ahead<N>(r4, 0);
+  // KSG128: S[12] ^ S[154] ^ maj(S[235], S[61], S[193]) ^ ch(S[230], S[111], S[66]).
+  const std::uint32_t ks =
+      ahead<N>(r0, 12) ^ h3 ^ maj(ahead<N>(r5, 5), h1, h4) ^ ch(h5, x2_4, x1_5);
+  const std::uint32_t m = Decrypt ? (in ^ ks) & mask : in;
+  // FBK128: S[0] ^ ~S[107] ^ maj(S[244], S[23], S[160]) ^ (ca & S[196]) ^ (cb & ks).
+  const std::uint32_t f = ahead<N>(r0, 0) ^ ~h2 ^ maj(ahead<N>(r5, 14), x0_23, x3_6) ^
+                          (ca & x4_3) ^ (cb & ks);
+  const std::uint32_t tail = (f ^ m ^ ahead<N>(r5, 9) ^ ahead<N>(r5, 4)) & mask;
+  s.r[0] = r0 >> N | std::uint64_t{h1} << (61 - N);
+  s.r[1] = r1 >> N | std::uint64_t{h2} << (46 - N);
+  s.r[2] = r2 >> N | std::uint64_t{h3} << (47 - N);
+  s.r[3] = r3 >> N | std::uint64_t{h4} << (39 - N);
+  s.r[4] = r4 >> N | std::uint64_t{h5} << (37 - N);
+  s.r[5] = r5 >> N | std::uint64_t{tail} << (63 - N);
+  return ks;
+}
+
+inline constexpr std::uint32_t ones = 0xffffffffu;
+
+enum class direction : std::uint8_t { absorb, encrypt, decrypt };
+
+// Runs the state over n bytes of associated data (absorb) or message, 32 steps per 4 bytes
+// and 8 steps per leftover byte. ca = 1 throughout; cb is 1 for associated data, 0 otherwise.
+template <direction Dir>
+LWC_HD constexpr void process(state& st, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+  constexpr std::uint32_t cb = Dir == direction::absorb ? ones : 0;
+  // A local copy: stores through `out` may alias `st`, which would pin the state to memory.
+  state s = st;
+  for (; n >= 4; n -= 4, in += 4) {
+    const std::uint32_t x = load_le32(in);
+    if constexpr (Dir == direction::absorb) {
+      update<32>(s, x, ones, cb);
+    } else {
+      const std::uint32_t ks = update<32, Dir == direction::decrypt>(s, x, ones, cb);
+      store_le32(out, x ^ ks);
+      out += 4;
+    }
+  }
+  for (; n != 0; --n, ++in) {
+    const std::uint32_t x = *in;
+    if constexpr (Dir == direction::absorb) {
+      update<8>(s, x, ones, cb);
+    } else {
+      const std::uint32_t ks = update<8, Dir == direction::decrypt>(s, x, ones, cb);
+      *out++ = static_cast<std::uint8_t>(x ^ ks);
+    }
+  }
+  st = s;
+  wipe_object(s);
+}
+
+// The 256 padding steps after the associated data (cb = 1) and after the message (cb = 0):
+// message bits 1, 0, 0, ...; ca = 1 for the first 128 steps and 0 for the last 128.
+LWC_HD constexpr void pad(state& s, std::uint32_t cb) {
+  update<32>(s, 1, ones, cb);
+  LWC_UNROLL for (int i = 1; i < 4; ++i) update<32>(s, 0, ones, cb);
+  LWC_UNROLL for (int i = 0; i < 4; ++i) update<32>(s, 0, 0, cb);
+}
+
+// 1792 steps with ca = cb = 1: the key, the nonce, then the key repeated 12 times with the
+// first bit after the nonce inverted.
+LWC_HD constexpr void init(state& s, const std::uint8_t* key, const std::uint8_t* nonce) {
+  s = state{};
+  std::uint32_t k[4]{};
+  for (int i = 0; i < 4; ++i) k[i] = load_le32(key + 4 * i);
+  for (int i = 0; i < 4; ++i) update<32>(s, k[i], ones, ones);
+  for (int i = 0; i < 4; ++i) update<32>(s, load_le32(nonce + 4 * i), ones, ones);
+  update<32>(s, k[0] ^ 1, ones, ones);
+  for (int i = 1; i < 48; ++i) update<32>(s, k[i % 4], ones, ones);
+  wipe_object(k);
+}
+
+// 768 steps with ca = cb = 1 and zero input; the tag is the keystream of the last 128.
+LWC_HD constexpr void finish(state& s, std::uint8_t* tag, std::size_t tag_len) {
+  for (int i = 0; i < 20; ++i) update<32>(s, 0, ones, ones);
+  std::uint8_t full[16]{};
+  for (int i = 0; i < 4; ++i) store_le32(full + 4 * i, update<32>(s, 0, ones, ones));
+  for (std::size_t i = 0; i < tag_len; ++i) tag[i] = full[i];
+  wipe_object(full);
+}
+
+}  // namespace detail
+
+struct acorn128 {
+  static constexpr std::string_view name = "acorn-128";
+  static constexpr algorithm_kind kind = algorithm_kind::aead;
+  static constexpr std::size_t key_size = 16;
+  static constexpr std::size_t second_key_size = 0;
+  static constexpr std::size_t nonce_size = 16;
+  static constexpr std::size_t tag_size = 16;
+  static constexpr std::size_t min_tag_size = 16;  // the specification defines no truncation
+  static constexpr std::size_t block_size = 4;     // bytes per 32-step update
+
+  using key_view = fixed_bytes_view<key_size>;
+  using nonce_view = fixed_bytes_view<nonce_size>;
+
+  // Incremental encryption: associated data in any number of pieces, then plaintext in any
+  // number of pieces (each produces exactly as many ciphertext bytes), then the tag.
+  class encryptor {
+   public:
+    LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
+        : encryptor(key.data(), nonce.data(), nullptr) {}
+    // second_key must be null: Acorn has no nonce masking (the registry's shape has the slot).
+    LWC_HD constexpr encryptor(const std::uint8_t* key, const std::uint8_t* nonce,
+                               const std::uint8_t* second_key) {
+      LWC_REQUIRE(second_key == nullptr, "acorn-128 takes no second key");
+      detail::init(s_, key, nonce);
+    }
+    encryptor(const encryptor&) = delete;
+    encryptor& operator=(const encryptor&) = delete;
+    LWC_HD constexpr ~encryptor() { wipe_object(s_); }
+
+    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
+      absorb_ad(ad.data(), ad.size());
+      return *this;
+    }
+    LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
+      LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
+      detail::process<detail::direction::absorb>(s_, ad, n, nullptr);
+    }
+
+    // Encrypts in.size() bytes into out (same size; in == out is allowed).
+    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
+      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
+      encrypt(in.data(), in.size(), out.data());
+    }
+    LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+      start_message();
+      LWC_REQUIRE(phase_ == phase::message, "encrypt after finalize");
+      detail::process<detail::direction::encrypt>(s_, in, n, out);
+    }
+
+    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
+    LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
+      LWC_REQUIRE(tag_len == tag_size, "acorn-128 tags are 16 bytes");
+      start_message();
+      LWC_REQUIRE(phase_ == phase::message, "finalize called twice");
+      detail::pad(s_, 0);
+      detail::finish(s_, tag, tag_len);
+      phase_ = phase::done;
+    }
+    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
+      std::array<std::uint8_t, tag_size> tag{};
+      finalize(tag.data(), tag.size());
+      return tag;
+    }
+
+   private:
+    enum class phase : std::uint8_t { ad, message, done };
+    LWC_HD constexpr void start_message() {
+      if (phase_ != phase::ad) return;
+      detail::pad(s_, detail::ones);
+      phase_ = phase::message;
+    }
+
+    detail::state s_{};
+    phase phase_ = phase::ad;
+  };
+
+  // ---- one-shot, detached tag (the registry's entry points) --------------------------------
+
+  LWC_HD static constexpr void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
+                                       const std::uint8_t* nonce, const std::uint8_t* ad,
+                                       std::size_t ad_len, const std::uint8_t* pt,
+                                       std::size_t pt_len, std::uint8_t* ct, std::uint8_t* tag,
+                                       std::size_t tag_len) {
+    LWC_REQUIRE(tag_len == tag_size, "acorn-128 tags are 16 bytes");
+    LWC_REQUIRE(second_key == nullptr, "acorn-128 takes no second key");
+    detail::state s{};
+    detail::init(s, key, nonce);
+    detail::process<detail::direction::absorb>(s, ad, ad_len, nullptr);
+    detail::pad(s, detail::ones);
+    detail::process<detail::direction::encrypt>(s, pt, pt_len, ct);
+    detail::pad(s, 0);
+    detail::finish(s, tag, tag_len);
+    wipe_object(s);
+  }
+
+  // Returns true when the tag verifies. On false, all ct_len bytes of pt are zero.
+  [[nodiscard]] LWC_HD static constexpr bool decrypt(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
+      const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
+    LWC_REQUIRE(tag_len == tag_size, "acorn-128 tags are 16 bytes");
+    LWC_REQUIRE(second_key == nullptr, "acorn-128 takes no second key");
+    detail::state s{};
+    detail::init(s, key, nonce);
+    detail::process<detail::direction::absorb>(s, ad, ad_len, nullptr);
+    detail::pad(s, detail::ones);
+    detail::process<detail::direction::decrypt>(s, ct, ct_len, pt);
+    detail::pad(s, 0);
+    std::uint8_t expected[tag_size]{};
+    detail::finish(s, expected, tag_size);
+    const bool ok = ct_equal(expected, tag, tag_len);
+    const std::uint8_t keep = ct_mask(ok);
+    for (std::size_t i = 0; i < ct_len; ++i) pt[i] &= keep;
+    wipe_object(expected);
+    wipe_object(s);
+    return ok;
+  }
+
+  // ---- one-shot, span forms ----------------------------------------------------------------
+
+  // ct_and_tag receives the ciphertext followed by the 16-byte tag.
+  LWC_HD static constexpr void encrypt(key_view key, nonce_view nonce, bytes_view ad,
+                                       bytes_view pt, bytes_span ct_and_tag) {
+    LWC_REQUIRE(ct_and_tag.size() == pt.size() + tag_size,
+                "output must be the plaintext length plus 16 bytes");
+    encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), pt.size(),
+            ct_and_tag.data(), ct_and_tag.data() + pt.size(), tag_size);
+  }
+  [[nodiscard]] LWC_HD static constexpr bool decrypt(key_view key, nonce_view nonce, bytes_view ad,
+                                                     bytes_view ct_and_tag, bytes_span pt) {
+    LWC_REQUIRE(ct_and_tag.size() >= tag_size, "ciphertext shorter than the tag");
+    LWC_REQUIRE(pt.size() == ct_and_tag.size() - tag_size, "plaintext buffer has the wrong size");
+    return decrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), ct_and_tag.data(),
+                   pt.size(), ct_and_tag.data() + pt.size(), tag_size, pt.data());
+  }
+  LWC_HD static constexpr void encrypt_detached(key_view key, nonce_view nonce, bytes_view ad,
+                                                bytes_view pt, bytes_span ct, bytes_span tag) {
+    LWC_REQUIRE(ct.size() == pt.size(), "ciphertext buffer must be as long as the plaintext");
+    encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), pt.size(),
+            ct.data(), tag.data(), tag.size());
+  }
+  [[nodiscard]] LWC_HD static constexpr bool decrypt_detached(key_view key, nonce_view nonce,
+                                                              bytes_view ad, bytes_view ct,
+                                                              bytes_view tag, bytes_span pt) {
+    LWC_REQUIRE(pt.size() == ct.size(), "plaintext buffer must be as long as the ciphertext");
+    return decrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), ct.data(), ct.size(),
+                   tag.data(), tag.size(), pt.data());
+  }
+};
+
+}  // namespace lwc::acorn
