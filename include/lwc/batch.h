@@ -1,0 +1,109 @@
+/* The CPU batch engine of lwc, C declarations: many independent Ascon messages at once, in
+ * SIMD lanes (portable, AVX2, AVX-512, picked at run time) and across threads. Each job has
+ * its own key, nonce, associated data and length; the results equal the single-message
+ * functions byte for byte.
+ *
+ * Never use a nonce twice under one key. A decrypted job's plaintext is valid only when its
+ * ok flag is 1; the plaintext of a failed job is zeroed.
+ *
+ * Every function returns 0 on success and -1 on failure (unknown algorithm or backend,
+ * a size out of range, a null pointer where bytes are needed, or, when decrypting, any job
+ * that did not verify). No state is kept between calls; concurrent calls are safe. */
+#ifndef LWC_BATCH_H
+#define LWC_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define LWC_BATCH_API
+#else
+#define LWC_BATCH_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Pass NULL for the defaults: all hardware threads, the default backend. */
+typedef struct lwc_batch_options {
+  unsigned threads;    /* 0: all hardware threads; 1: the calling thread only */
+  const char* backend; /* NULL: lwc_batch_default_backend(); else "portable", "avx2", "avx512" */
+} lwc_batch_options;
+
+/* One AEAD job. `in` is the plaintext (encrypt) or ciphertext (decrypt), `out` receives
+ * in_len bytes of the other; `tag` (tag_len bytes) is written by encrypt and read by decrypt.
+ * out may equal in; it must not overlap it otherwise, nor any other job's output. */
+typedef struct lwc_batch_job {
+  const uint8_t* key;        /* the algorithm's key size: 16, or 20 for ascon-80pq */
+  const uint8_t* nonce;      /* 16 bytes */
+  const uint8_t* ad;         /* may be NULL when ad_len is 0 */
+  size_t ad_len;
+  const uint8_t* in;         /* may be NULL when in_len is 0 */
+  size_t in_len;
+  uint8_t* out;
+  uint8_t* tag;
+  const uint8_t* second_key; /* ascon-aead128 nonce masking: 16 bytes, or NULL */
+} lwc_batch_job;
+
+/* Packed jobs: n keys, nonces (and optional second keys) back to back; message i is
+ * in[offsets[i] .. offsets[i + 1]) (n + 1 non-decreasing offsets) and its output goes to
+ * out[offsets[i] .. offsets[i + 1]); tag i to tags[i * tag_len ..]. ad_offsets NULL: no
+ * associated data. */
+typedef struct lwc_batch_packed_jobs {
+  const uint8_t* keys;
+  const uint8_t* nonces;
+  const uint8_t* second_keys; /* NULL, or n * 16 bytes */
+  const uint8_t* in;
+  const size_t* offsets;
+  const uint8_t* ad;
+  const size_t* ad_offsets;
+} lwc_batch_packed_jobs;
+
+typedef struct lwc_batch_hash_job {
+  const uint8_t* in;
+  size_t in_len;
+  uint8_t* out;   /* out_len bytes: the digest size (32) for hashes, any length for XOFs */
+  size_t out_len;
+} lwc_batch_hash_job;
+
+/* Algorithms: "ascon-aead128" (tag_len 4..16), "ascon-128", "ascon-128a", "ascon-80pq"
+ * (tag_len 16); "ascon-hash256", "ascon-hash" (32-byte digests), "ascon-xof128", "ascon-xof". */
+LWC_BATCH_API int lwc_batch_encrypt(const char* alg, size_t n, const lwc_batch_job* jobs,
+                                    size_t tag_len, const lwc_batch_options* opt);
+/* ok (n bytes, or NULL) receives 1 for each job that verified, else 0. */
+LWC_BATCH_API int lwc_batch_decrypt(const char* alg, size_t n, const lwc_batch_job* jobs,
+                                    size_t tag_len, uint8_t* ok,
+                                    const lwc_batch_options* opt);
+
+LWC_BATCH_API int lwc_batch_encrypt_packed(const char* alg, size_t n,
+                                           const lwc_batch_packed_jobs* jobs, uint8_t* out,
+                                           uint8_t* tags, size_t tag_len,
+                                           const lwc_batch_options* opt);
+LWC_BATCH_API int lwc_batch_decrypt_packed(const char* alg, size_t n,
+                                           const lwc_batch_packed_jobs* jobs,
+                                           const uint8_t* tags, uint8_t* out, size_t tag_len,
+                                           uint8_t* ok, const lwc_batch_options* opt);
+
+LWC_BATCH_API int lwc_batch_hash(const char* alg, size_t n, const lwc_batch_hash_job* jobs,
+                                 const lwc_batch_options* opt);
+/* Message i is in[offsets[i] .. offsets[i + 1]); digest i goes to out[i * out_len ..]. */
+LWC_BATCH_API int lwc_batch_hash_packed(const char* alg, size_t n, const uint8_t* in,
+                                        const size_t* offsets, uint8_t* out, size_t out_len,
+                                        const lwc_batch_options* opt);
+
+/* The backend used when none is named: the fastest the CPU runs, or the lower one named by
+ * the environment variable LWC_BACKEND (portable|avx2|avx512), read once per process. */
+LWC_BATCH_API const char* lwc_batch_default_backend(void);
+/* 1 when this build has the backend and this CPU runs it, else 0. */
+LWC_BATCH_API int lwc_batch_backend_available(const char* backend);
+/* Messages a backend processes side by side per thread; 0 for an unavailable backend. */
+LWC_BATCH_API size_t lwc_batch_lanes(const char* backend);
+/* 1 when the batch engine runs the algorithm, else 0. */
+LWC_BATCH_API int lwc_batch_supports(const char* alg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LWC_BATCH_H */

@@ -1,0 +1,84 @@
+// The boundary between the batch front end (batch.cpp, compiled for the baseline CPU) and the
+// backends (one translation unit per instruction set). Only plain data and function pointers
+// cross it, so no inline code compiled for one instruction set is shared with another.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace lwc::batch::detail {
+
+// The algorithms the engine runs. Adding one: a case in lane_engine.hpp's dispatch switch
+// and a row in batch.cpp's table.
+enum class aead_id : std::uint8_t { aead128, ascon128, ascon128a, ascon80pq };
+enum class sponge_id : std::uint8_t { hash256, xof128, v12_hash, v12_xof };
+
+// One AEAD job as the engine sees it. `in` is the plaintext (encryption) or ciphertext
+// (decryption), `out` receives the other one; `tag` is written by encryption and read by
+// decryption. `index` is the job's position in the caller's batch (for the ok flags).
+struct aead_desc {
+  const std::uint8_t* key;
+  const std::uint8_t* second_key;  // nonce-masking key, or null
+  const std::uint8_t* nonce;
+  const std::uint8_t* ad;
+  std::size_t ad_len;
+  const std::uint8_t* in;
+  std::size_t len;
+  std::uint8_t* out;
+  std::uint8_t* tag;
+  std::size_t index;
+};
+
+// Fills out[0 .. count) with the jobs first .. first + count of the caller's batch, whatever
+// its layout (array of jobs or packed buffers). Called once per job, in groups.
+using aead_fetch = void (*)(const void* ctx, std::size_t first, std::size_t count,
+                            aead_desc* out);
+
+struct aead_task {
+  aead_id alg;
+  bool decrypt;
+  std::size_t tag_len;
+  aead_fetch fetch;
+  const void* ctx;
+  std::size_t begin, end;  // the range of jobs this call processes
+  std::uint8_t* ok;        // decryption: ok[index] = 1 when the tag verified, else 0
+};
+
+struct sponge_desc {
+  const std::uint8_t* in;
+  std::size_t len;
+  std::uint8_t* out;
+  std::size_t out_len;
+};
+
+using sponge_fetch = void (*)(const void* ctx, std::size_t first, std::size_t count,
+                              sponge_desc* out);
+
+struct sponge_task {
+  sponge_id alg;
+  sponge_fetch fetch;
+  const void* ctx;
+  std::size_t begin, end;
+};
+
+// A backend: its entry points, compiled for one instruction set.
+struct backend_ops {
+  const char* name;
+  std::size_t lanes;
+  void (*aead)(const aead_task&);
+  void (*sponge)(const sponge_task&);
+  // p^rounds (12, 8 or 6) on `count` states of five words each, in place; for tests.
+  void (*permute)(std::uint64_t* states, std::size_t count, int rounds);
+};
+
+}  // namespace lwc::batch::detail
+
+namespace lwc::simd::portable {
+extern const lwc::batch::detail::backend_ops ops;
+}
+namespace lwc::simd::avx2 {
+extern const lwc::batch::detail::backend_ops ops;
+}
+namespace lwc::simd::avx512 {
+extern const lwc::batch::detail::backend_ops ops;
+}

@@ -1,0 +1,17 @@
+// The portable backend: the engine over plain arrays of 64-bit words, compiled for the
+// baseline CPU. It is always available and is the fallback of the dispatcher.
+#define LWC_SIMD_NS portable
+#include "../simd/vec_portable.hpp"
+#include "lane_engine.hpp"
+
+namespace lwc::simd::portable {
+
+// Two interleaved states per step: enough independent work to fill a superscalar core
+// without SIMD; measured against 1 and 4 in docs/performance-batch.md.
+#ifndef LWC_PORTABLE_LANES
+#define LWC_PORTABLE_LANES 2
+#endif
+
+constinit const lwc::batch::detail::backend_ops ops = make_ops<vec<LWC_PORTABLE_LANES>>("portable");
+
+}  // namespace lwc::simd::portable

@@ -1,0 +1,38 @@
+// The layout-independent part of the batch front end, shared by the C++ API (batch.cpp) and
+// the C ABI (batch_capi.cpp): algorithm and backend lookup, and the thread split.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <lwc/batch.hpp>
+#include <lwc/registry.hpp>
+
+#include "backend.hpp"
+
+namespace lwc::batch::detail {
+
+struct batch_algorithm {
+  std::string_view name;
+  bool is_aead;
+  aead_id aead;
+  sponge_id sponge;
+};
+
+// Throws std::invalid_argument unless `name` is a batch algorithm of the wanted kind.
+const batch_algorithm& find_batch_algorithm(std::string_view name, bool want_aead);
+const lwc::algorithm& info(const batch_algorithm& a);
+// Throws std::invalid_argument when options::backend names no available backend.
+const backend_ops& pick_backend(const options& opt);
+
+// Work of job i in bytes, for the split across threads.
+using cost_fn = std::size_t (*)(const void* ctx, std::size_t i);
+
+void run_aead(const backend_ops& be, const batch_algorithm& a, std::size_t n, aead_fetch fetch,
+              cost_fn cost, const void* ctx, bool decrypt, std::size_t tag_len,
+              std::uint8_t* ok, unsigned threads);
+void run_sponge(const backend_ops& be, const batch_algorithm& a, std::size_t n,
+                sponge_fetch fetch, cost_fn cost, const void* ctx, unsigned threads);
+
+}  // namespace lwc::batch::detail

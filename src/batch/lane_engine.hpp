@@ -1,0 +1,655 @@
+// The multi-message engine, written once over a lane-vector type V and instantiated by each
+// backend translation unit inside its own namespace (LWC_SIMD_NS). V::lanes states are held
+// as five lane vectors; every step absorbs one full block into every lane and runs the
+// mode's block permutation on all of them. Each lane follows its own job: when a lane's job
+// has no full block left, the lane is refilled at once with the next job, so a batch of
+// mixed lengths keeps the lanes busy.
+//
+// The 12-round permutations that begin and end an AEAD job (initialization, finalization)
+// do not fit the per-block step, which runs p^8 or p^6. They run in batches of V::lanes jobs
+// instead: a pool of initialized states feeds the refills, and finished jobs wait in a queue
+// until V::lanes of them can be finalized together. Partial blocks (the end of the message)
+// are handled once per job with scalar code on a copy of the lane's state.
+//
+// The byte mapping, IV, rate and round counts come from the core's parameter structs
+// (include/lwc/ascon/aead.hpp, hash.hpp), so the results equal the single-message code.
+// Only those structs' compile-time constants are used here: no inline function of the core
+// is called, so nothing compiled with this unit's instruction set escapes its namespace.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <lwc/ascon/aead.hpp>
+#include <lwc/ascon/hash.hpp>
+
+#include "../simd/permute_lanes.hpp"
+#include "backend.hpp"
+
+#ifndef LWC_SIMD_NS
+#error "define LWC_SIMD_NS (the backend namespace) before including lane_engine.hpp"
+#endif
+
+namespace lwc::simd::LWC_SIMD_NS {
+
+using lwc::batch::detail::aead_desc;
+using lwc::batch::detail::aead_id;
+using lwc::batch::detail::aead_task;
+using lwc::batch::detail::backend_ops;
+using lwc::batch::detail::sponge_desc;
+using lwc::batch::detail::sponge_id;
+using lwc::batch::detail::sponge_task;
+
+namespace eng {
+
+using std::size_t;
+using u8 = std::uint8_t;
+using u64 = std::uint64_t;
+
+inline constexpr size_t no_limit = ~size_t{0};
+
+template <class Params>
+inline constexpr bool big_endian_v =
+    std::is_same_v<typename Params::lanes, lwc::ascon::big_endian_lanes>;
+
+// n (0..8) bytes as the first bytes of a word in the mode's byte order.
+template <bool BE>
+LWC_SIMD_INLINE u64 load_bytes(const u8* p, size_t n) {
+  u64 x = 0;
+  for (size_t i = 0; i < n; ++i) x |= u64{p[i]} << (BE ? 56 - 8 * i : 8 * i);
+  return x;
+}
+template <bool BE>
+LWC_SIMD_INLINE void store_bytes(u8* p, u64 x, size_t n) {
+  for (size_t i = 0; i < n; ++i) p[i] = static_cast<u8>(x >> (BE ? 56 - 8 * i : 8 * i));
+}
+// The first n (0..8) bytes of a word.
+template <bool BE>
+LWC_SIMD_INLINE u64 byte_mask(size_t n) {
+  if (n == 0) return 0;
+  if (n >= 8) return ~u64{0};
+  return BE ? ~u64{0} << (64 - 8 * n) : (u64{1} << (8 * n)) - 1;
+}
+// The padding bit after n bytes of a word.
+template <bool BE>
+LWC_SIMD_INLINE u64 pad_bit(size_t n) {
+  return BE ? u64{0x80} << (56 - 8 * n) : u64{1} << (8 * n);
+}
+template <bool BE>
+inline constexpr u8 pad_byte = BE ? 0x80 : 0x01;
+
+LWC_SIMD_INLINE void wipe(void* p, size_t n) {
+  volatile u8* v = static_cast<volatile u8*>(p);
+  for (size_t i = 0; i < n; ++i) v[i] = 0;
+}
+
+template <class V>
+LWC_SIMD_INLINE void load_state(V (&x)[5], const u64 (&s)[5][V::lanes]) {
+  for (int i = 0; i < 5; ++i) x[i] = V::load(s[i]);
+}
+template <class V>
+LWC_SIMD_INLINE void store_state(const V (&x)[5], u64 (&s)[5][V::lanes]) {
+  for (int i = 0; i < 5; ++i) x[i].store(s[i]);
+}
+
+template <int Rounds, class V>
+LWC_SIMD_INLINE void permute_array(u64 (&s)[5][V::lanes]) {
+  V x[5];
+  load_state(x, s);
+  permute<Rounds>(x);
+  store_state(x, s);
+}
+
+// Per-lane cursor shared by both engines: where the lane's next block comes from and goes
+// to, how far each moves per step, and how many steps remain in the current segment.
+template <size_t N, size_t Rate>
+struct lane_cursors {
+  const u8* src[N];
+  u8* dst[N];
+  size_t src_step[N];
+  size_t dst_step[N];
+  size_t left[N];
+  alignas(64) u8 zero[Rate] = {};  // the input of idle lanes and of squeeze steps
+  alignas(64) u8 sink[Rate] = {};  // the output of absorb-only steps and of idle lanes
+
+  LWC_SIMD_INLINE void idle(size_t j) {
+    src[j] = zero;
+    src_step[j] = 0;
+    dst[j] = sink;
+    dst_step[j] = 0;
+    left[j] = no_limit;
+  }
+  LWC_SIMD_INLINE void set(size_t j, const u8* s, size_t ss, u8* d, size_t ds, size_t n) {
+    src[j] = s;
+    src_step[j] = ss;
+    dst[j] = d;
+    dst_step[j] = ds;
+    left[j] = n;
+  }
+};
+
+// ---- AEAD -----------------------------------------------------------------------------------
+
+// Params is one of the core's aead_params (aead128_traits, v12_128_traits, ...).
+template <class V, class Params, bool Decrypt>
+class aead_engine {
+  static constexpr size_t N = V::lanes;
+  static constexpr size_t rate = Params::rate;
+  static constexpr size_t W = rate / 8;  // state words per block
+  static constexpr bool be = big_endian_v<Params>;
+  static constexpr bool pq = Params::key_size == 20;
+  static constexpr u64 dsep = Params::lanes::dsep;
+  static_assert(rate == 8 || rate == 16);
+
+  enum segment : u8 { seg_ad, seg_ad_last, seg_msg, seg_done };
+
+  struct key_words {
+    u64 k0, k1, k2;
+  };
+
+ public:
+  explicit aead_engine(const aead_task& t) : t_(t), next_(t.begin) {}
+  aead_engine(const aead_engine&) = delete;
+  aead_engine& operator=(const aead_engine&) = delete;
+  ~aead_engine() {
+    wipe(spill_, sizeof spill_);
+    wipe(pool_, sizeof pool_);
+    wipe(fin_, sizeof fin_);
+    wipe(x_, sizeof x_);
+    wipe(ad_last_, sizeof ad_last_);
+    wipe(cur_.sink, sizeof cur_.sink);
+  }
+
+  void run() {
+    std::memset(spill_, 0, sizeof spill_);
+    std::memset(dsep_, 0, sizeof dsep_);
+    for (size_t j = 0; j < N; ++j) start_lane(j);
+    load_state(x_, spill_);
+    for (;;) {
+      size_t k = no_limit;
+      for (size_t j = 0; j < N; ++j)
+        if (cur_.left[j] < k) k = cur_.left[j];
+      if (k == no_limit) break;  // every lane idle: no job left
+      steps(k);
+      bool spilled = false;
+      for (size_t j = 0; j < N; ++j) {
+        if (cur_.left[j] == no_limit) continue;
+        cur_.left[j] -= k;
+        if (cur_.left[j] != 0) continue;
+        seg_[j] = static_cast<segment>(seg_[j] + 1);
+        if (enter_segment(j)) continue;
+        if (!spilled) {
+          store_state(x_, spill_);
+          spilled = true;
+        }
+        finish_lane(j);
+        start_lane(j);
+      }
+      if (spilled) load_state(x_, spill_);
+      if (any_dsep_) {
+        x_[4] = x_[4] ^ V::load(dsep_);
+        std::memset(dsep_, 0, sizeof dsep_);
+        any_dsep_ = false;
+      }
+    }
+    if (fin_n_ != 0) finalize_batch();
+  }
+
+ private:
+  // k steps: absorb one block per lane (emitting ciphertext or plaintext), permute.
+  void steps(size_t k) {
+    V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
+    const u8* src[N];
+    u8* dst[N];
+    size_t ss[N], ds[N];
+    for (size_t j = 0; j < N; ++j) {
+      src[j] = cur_.src[j];
+      dst[j] = cur_.dst[j];
+      ss[j] = cur_.src_step[j];
+      ds[j] = cur_.dst_step[j];
+    }
+    // Decryption replaces the rate with the ciphertext; lanes still absorbing associated
+    // data XOR it in instead: keep is all-ones on those lanes.
+    [[maybe_unused]] const V keep = V::load(keep_);
+    for (size_t i = 0; i < k; ++i) {
+      V in[W], out[W];
+      V::template load_blocks<be>(src, in);
+      for (size_t w = 0; w < W; ++w) {
+        if constexpr (Decrypt) {
+          out[w] = x[w] ^ in[w];
+          x[w] = V::and_xor(x[w], keep, in[w]);
+        } else {
+          x[w] = x[w] ^ in[w];
+          out[w] = x[w];
+        }
+      }
+      V::template store_blocks<be>(dst, out);
+      permute<Params::rounds>(x);
+      for (size_t j = 0; j < N; ++j) {
+        src[j] += ss[j];
+        dst[j] += ds[j];
+      }
+    }
+    for (size_t j = 0; j < N; ++j) {
+      cur_.src[j] = src[j];
+      cur_.dst[j] = dst[j];
+    }
+    for (int w = 0; w < 5; ++w) x_[w] = x[w];
+  }
+
+  // Points lane j at the first non-empty segment from seg_[j] on; false when the job has no
+  // full block left (its tail and finalization remain).
+  bool enter_segment(size_t j) {
+    const aead_desc& d = job_[j];
+    for (;;) {
+      switch (seg_[j]) {
+        case seg_ad:
+          if (d.ad_len >= rate) {
+            cur_.set(j, d.ad, rate, cur_.sink, 0, d.ad_len / rate);
+            keep_[j] = ~u64{0};
+            return true;
+          }
+          break;
+        case seg_ad_last:
+          if (d.ad_len != 0) {
+            // The last, padded block of associated data (possibly the padding alone).
+            const size_t r = d.ad_len % rate;
+            std::memset(ad_last_[j], 0, rate);
+            std::memcpy(ad_last_[j], d.ad + (d.ad_len - r), r);
+            ad_last_[j][r] = pad_byte<be>;
+            cur_.set(j, ad_last_[j], 0, cur_.sink, 0, 1);
+            keep_[j] = ~u64{0};
+            return true;
+          }
+          break;
+        case seg_msg:
+          // Domain separation after the associated data; without any, the init batch did it.
+          if (d.ad_len != 0) {
+            dsep_[j] = dsep;
+            any_dsep_ = true;
+          }
+          if (d.len >= rate) {
+            cur_.set(j, d.in, rate, d.out, rate, d.len / rate);
+            keep_[j] = 0;
+            return true;
+          }
+          break;
+        default:
+          return false;
+      }
+      seg_[j] = static_cast<segment>(seg_[j] + 1);
+    }
+  }
+
+  // Gives lane j the next job (initializing a group when the pool is empty), skipping jobs
+  // that need no full-block step; leaves the lane idle when the range is exhausted.
+  void start_lane(size_t j) {
+    for (;;) {
+      if (pool_i_ == pool_n_ && !init_batch()) {
+        cur_.idle(j);
+        keep_[j] = ~u64{0};
+        return;
+      }
+      const size_t p = pool_i_++;
+      for (int w = 0; w < 5; ++w) spill_[w][j] = pool_[w][p];
+      job_[j] = pool_job_[p];
+      seg_[j] = seg_ad;
+      if (enter_segment(j)) return;
+      finish_lane(j);
+    }
+  }
+
+  LWC_SIMD_INLINE static key_words load_key(const u8* key) {
+    if constexpr (pq)
+      return {load_bytes<be>(key, 4) >> 32, load_bytes<be>(key + 4, 8),
+              load_bytes<be>(key + 12, 8)};
+    else
+      return {0, load_bytes<be>(key, 8), load_bytes<be>(key + 8, 8)};
+  }
+
+  // Fetches and initializes up to N jobs at once: state = IV, key, nonce; p^12; key again.
+  bool init_batch() {
+    if (next_ == t_.end) return false;
+    const size_t m = t_.end - next_ < N ? t_.end - next_ : N;
+    t_.fetch(t_.ctx, next_, m, pool_job_);
+    next_ += m;
+    for (size_t i = 0; i < N; ++i) {
+      if (i >= m) {
+        for (int w = 0; w < 5; ++w) pool_[w][i] = 0;
+        continue;
+      }
+      const aead_desc& d = pool_job_[i];
+      const key_words k = load_key(d.key);
+      u64 n0 = load_bytes<be>(d.nonce, 8), n1 = load_bytes<be>(d.nonce + 8, 8);
+      if constexpr (Params::nonce_masking) {
+        if (d.second_key != nullptr) {
+          n0 ^= load_bytes<be>(d.second_key, 8);
+          n1 ^= load_bytes<be>(d.second_key + 8, 8);
+        }
+      }
+      pool_[0][i] = Params::iv | k.k0;
+      pool_[1][i] = k.k1;
+      pool_[2][i] = k.k2;
+      pool_[3][i] = n0;
+      pool_[4][i] = n1;
+    }
+    permute_array<12, V>(pool_);
+    for (size_t i = 0; i < m; ++i) {
+      const aead_desc& d = pool_job_[i];
+      const key_words k = load_key(d.key);
+      if constexpr (pq) pool_[2][i] ^= k.k0;
+      pool_[3][i] ^= k.k1;
+      pool_[4][i] ^= k.k2;
+      if (d.ad_len == 0) pool_[4][i] ^= dsep;
+    }
+    pool_n_ = m;
+    pool_i_ = 0;
+    return true;
+  }
+
+  // Lane j's job has only its tail left (state in spill_): absorb the tail and its padding,
+  // add the key, and queue the state for the finalization permutation.
+  void finish_lane(size_t j) {
+    const aead_desc& d = job_[j];
+    u64 s[5];
+    for (int w = 0; w < 5; ++w) s[w] = spill_[w][j];
+    if (dsep_[j] != 0) {
+      s[4] ^= dsep_[j];
+      dsep_[j] = 0;
+    }
+    const size_t r = d.len % rate;
+    const u8* in = d.in + (d.len - r);
+    u8* out = d.out + (d.len - r);
+    for (size_t w = 0; w < W; ++w) {
+      const size_t n = r > 8 * w ? (r - 8 * w < 8 ? r - 8 * w : 8) : 0;
+      if (n == 0) break;
+      if constexpr (Decrypt) {
+        const u64 p = (s[w] ^ load_bytes<be>(in + 8 * w, n)) & byte_mask<be>(n);
+        store_bytes<be>(out + 8 * w, p, n);
+        s[w] ^= p;
+      } else {
+        s[w] ^= load_bytes<be>(in + 8 * w, n);
+        store_bytes<be>(out + 8 * w, s[w], n);
+      }
+    }
+    s[r / 8] ^= pad_bit<be>(r % 8);
+    const key_words k = load_key(d.key);
+    if constexpr (pq) {
+      s[1] ^= k.k0 << 32 | k.k1 >> 32;
+      s[2] ^= k.k1 << 32 | k.k2 >> 32;
+      s[3] ^= k.k2 << 32;
+    } else {
+      s[W] ^= k.k1;
+      s[W + 1] ^= k.k2;
+    }
+    for (int w = 0; w < 5; ++w) fin_[w][fin_n_] = s[w];
+    fin_job_[fin_n_] = d;
+    wipe(s, sizeof s);
+    if (++fin_n_ == N) finalize_batch();
+  }
+
+  // p^12 on the queued states, then the tag of each: written, or compared in constant time.
+  void finalize_batch() {
+    permute_array<12, V>(fin_);
+    for (size_t i = 0; i < fin_n_; ++i) {
+      const aead_desc& d = fin_job_[i];
+      const key_words k = load_key(d.key);
+      u8 tag[16];
+      store_bytes<be>(tag, fin_[3][i] ^ k.k1, 8);
+      store_bytes<be>(tag + 8, fin_[4][i] ^ k.k2, 8);
+      if constexpr (Decrypt) {
+        unsigned diff = 0;
+        for (size_t b = 0; b < t_.tag_len; ++b) diff |= static_cast<unsigned>(tag[b] ^ d.tag[b]);
+        const bool ok = ((diff - 1) >> 8) & 1;
+        t_.ok[d.index] = ok ? 1 : 0;
+        // The verdict is returned to the caller anyway; only released plaintext matters.
+        if (!ok && d.len != 0) std::memset(d.out, 0, d.len);
+      } else {
+        std::memcpy(d.tag, tag, t_.tag_len);
+      }
+      wipe(tag, sizeof tag);
+    }
+    fin_n_ = 0;
+  }
+
+  const aead_task& t_;
+  V x_[5];
+  alignas(64) u64 spill_[5][N];
+  alignas(64) u64 keep_[N] = {};
+  alignas(64) u64 dsep_[N] = {};
+  bool any_dsep_ = false;
+  lane_cursors<N, rate> cur_;
+  segment seg_[N];
+  aead_desc job_[N];
+  alignas(16) u8 ad_last_[N][rate];
+
+  alignas(64) u64 pool_[5][N] = {};
+  aead_desc pool_job_[N];
+  size_t pool_n_ = 0, pool_i_ = 0;
+  size_t next_;
+
+  alignas(64) u64 fin_[5][N] = {};
+  aead_desc fin_job_[N];
+  size_t fin_n_ = 0;
+};
+
+// ---- hashes and XOFs ------------------------------------------------------------------------
+
+// Params is one of the core's unkeyed sponge parameter structs whose absorb and squeeze both
+// run p^12 (Ascon-Hash256, -XOF128, v1.2 Hash, Xof): every step of a job, including the
+// permutation that ends absorption, is then the same lane step.
+template <class V, class Params>
+class sponge_engine {
+  static constexpr size_t N = V::lanes;
+  static constexpr size_t rate = Params::in_rate;
+  static constexpr bool be = big_endian_v<Params>;
+  static_assert(Params::in_rate == 8 && Params::out_rate == 8 && !Params::keyed);
+  static_assert(Params::absorb_rounds == 12 && Params::squeeze_rounds == 12);
+  static constexpr lwc::ascon::state initial = lwc::ascon::detail::sponge<Params>::initial_state();
+
+  enum segment : u8 { seg_absorb, seg_last, seg_squeeze, seg_done };
+
+ public:
+  explicit sponge_engine(const sponge_task& t) : t_(t), next_(t.begin) {}
+  sponge_engine(const sponge_engine&) = delete;
+  sponge_engine& operator=(const sponge_engine&) = delete;
+
+  void run() {
+    std::memset(spill_, 0, sizeof spill_);
+    for (size_t j = 0; j < N; ++j) start_lane(j);
+    load_state(x_, spill_);
+    for (;;) {
+      size_t k = no_limit;
+      for (size_t j = 0; j < N; ++j)
+        if (cur_.left[j] < k) k = cur_.left[j];
+      if (k == no_limit) break;
+      steps(k);
+      bool spilled = false;
+      for (size_t j = 0; j < N; ++j) {
+        if (cur_.left[j] == no_limit) continue;
+        cur_.left[j] -= k;
+        if (cur_.left[j] != 0) continue;
+        seg_[j] = static_cast<segment>(seg_[j] + 1);
+        if (enter_segment(j)) continue;
+        if (!spilled) {
+          store_state(x_, spill_);
+          spilled = true;
+        }
+        finish_lane(j);
+        start_lane(j);
+      }
+      if (spilled) load_state(x_, spill_);
+    }
+  }
+
+ private:
+  // k steps: XOR one block into x0 and emit x0 (absorbing: to the sink; squeezing: with a
+  // zero block in, to the output), then p^12.
+  void steps(size_t k) {
+    V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
+    const u8* src[N];
+    u8* dst[N];
+    size_t ss[N], ds[N];
+    for (size_t j = 0; j < N; ++j) {
+      src[j] = cur_.src[j];
+      dst[j] = cur_.dst[j];
+      ss[j] = cur_.src_step[j];
+      ds[j] = cur_.dst_step[j];
+    }
+    for (size_t i = 0; i < k; ++i) {
+      V in[1];
+      V::template load_blocks<be>(src, in);
+      x[0] = x[0] ^ in[0];
+      const V out[1] = {x[0]};
+      V::template store_blocks<be>(dst, out);
+      permute<12>(x);
+      for (size_t j = 0; j < N; ++j) {
+        src[j] += ss[j];
+        dst[j] += ds[j];
+      }
+    }
+    for (size_t j = 0; j < N; ++j) {
+      cur_.src[j] = src[j];
+      cur_.dst[j] = dst[j];
+    }
+    for (int w = 0; w < 5; ++w) x_[w] = x[w];
+  }
+
+  static size_t words(size_t out_len) { return out_len / 8 + (out_len % 8 != 0); }
+
+  bool enter_segment(size_t j) {
+    const sponge_desc& d = job_[j];
+    for (;;) {
+      switch (seg_[j]) {
+        case seg_absorb:
+          if (d.len >= rate) {
+            cur_.set(j, d.in, rate, cur_.sink, 0, d.len / rate);
+            return true;
+          }
+          break;
+        case seg_last: {
+          const size_t r = d.len % rate;
+          std::memset(last_[j], 0, rate);
+          if (r != 0) std::memcpy(last_[j], d.in + (d.len - r), r);
+          last_[j][r] = pad_byte<be>;
+          cur_.set(j, last_[j], 0, cur_.sink, 0, 1);
+          return true;
+        }
+        case seg_squeeze:
+          // All output words but the last; the last is taken from the state when the lane
+          // finishes, so no permutation is spent after it.
+          if (words(d.out_len) > 1) {
+            cur_.set(j, cur_.zero, 0, d.out, 8, words(d.out_len) - 1);
+            return true;
+          }
+          break;
+        default:
+          return false;
+      }
+      seg_[j] = static_cast<segment>(seg_[j] + 1);
+    }
+  }
+
+  void start_lane(size_t j) {
+    if (pend_i_ == pend_n_) {
+      if (next_ == t_.end) {
+        cur_.idle(j);
+        return;
+      }
+      pend_n_ = t_.end - next_ < N ? t_.end - next_ : N;
+      t_.fetch(t_.ctx, next_, pend_n_, pend_);
+      next_ += pend_n_;
+      pend_i_ = 0;
+    }
+    job_[j] = pend_[pend_i_++];
+    for (int w = 0; w < 5; ++w) spill_[w][j] = initial.x[w];
+    seg_[j] = seg_absorb;
+    enter_segment(j);  // a job always has its padded last block
+  }
+
+  void finish_lane(size_t j) {
+    const sponge_desc& d = job_[j];
+    if (d.out_len == 0) return;
+    const size_t done = 8 * (words(d.out_len) - 1);
+    store_bytes<be>(d.out + done, spill_[0][j], d.out_len - done);
+  }
+
+  const sponge_task& t_;
+  V x_[5];
+  alignas(64) u64 spill_[5][N];
+  lane_cursors<N, rate> cur_;
+  segment seg_[N];
+  sponge_desc job_[N];
+  alignas(16) u8 last_[N][rate];
+  sponge_desc pend_[N];
+  size_t pend_n_ = 0, pend_i_ = 0;
+  size_t next_;
+};
+
+// ---- entry points ---------------------------------------------------------------------------
+
+template <class V, class Params>
+void run_aead(const aead_task& t) {
+  if (t.decrypt) {
+    aead_engine<V, Params, true> e(t);
+    e.run();
+  } else {
+    aead_engine<V, Params, false> e(t);
+    e.run();
+  }
+}
+
+template <class V>
+void aead_entry(const aead_task& t) {
+  namespace d = lwc::ascon::detail;
+  switch (t.alg) {
+    case aead_id::aead128: return run_aead<V, d::aead128_traits>(t);
+    case aead_id::ascon128: return run_aead<V, d::v12_128_traits>(t);
+    case aead_id::ascon128a: return run_aead<V, d::v12_128a_traits>(t);
+    case aead_id::ascon80pq: return run_aead<V, d::v12_80pq_traits>(t);
+  }
+}
+
+template <class V, class Params>
+void run_sponge(const sponge_task& t) {
+  sponge_engine<V, Params> e(t);
+  e.run();
+}
+
+template <class V>
+void sponge_entry(const sponge_task& t) {
+  namespace d = lwc::ascon::detail;
+  switch (t.alg) {
+    case sponge_id::hash256: return run_sponge<V, d::hash256_params>(t);
+    case sponge_id::xof128: return run_sponge<V, d::xof128_params>(t);
+    case sponge_id::v12_hash: return run_sponge<V, d::v12_hash_params>(t);
+    case sponge_id::v12_xof: return run_sponge<V, d::v12_xof_params>(t);
+  }
+}
+
+template <class V>
+void permute_entry(u64* states, size_t count, int rounds) {
+  alignas(64) u64 s[5][V::lanes];
+  for (size_t base = 0; base < count; base += V::lanes) {
+    const size_t m = count - base < V::lanes ? count - base : V::lanes;
+    for (size_t j = 0; j < V::lanes; ++j)
+      for (int w = 0; w < 5; ++w) s[w][j] = j < m ? states[5 * (base + j) + w] : 0;
+    if (rounds == 12) permute_array<12, V>(s);
+    else if (rounds == 8) permute_array<8, V>(s);
+    else permute_array<6, V>(s);
+    for (size_t j = 0; j < m; ++j)
+      for (int w = 0; w < 5; ++w) states[5 * (base + j) + w] = s[w][j];
+  }
+}
+
+}  // namespace eng
+
+// Constant-initialized (no dynamic initializer runs this unit's code at program start).
+template <class V>
+constexpr backend_ops make_ops(const char* name) {
+  return {name, V::lanes, &eng::aead_entry<V>, &eng::sponge_entry<V>, &eng::permute_entry<V>};
+}
+
+}  // namespace lwc::simd::LWC_SIMD_NS

@@ -1,0 +1,135 @@
+// AVX-512 lane vector: eight 64-bit lanes in one __m512i, with the three-input logic
+// instruction (vpternlogq) for every two-operation step of the S-box and linear layer, and the
+// native 64-bit rotate (vprorq). Needs AVX-512F and AVX-512BW (byte shuffle for big-endian).
+//
+// Include only from a translation unit compiled with those flags, reached after a CPUID and
+// XGETBV check. Everything here, and everything the engine instantiates, lives in
+// lwc::simd::avx512: an inline function compiled with -mavx512f in a namespace that other
+// units also use could be the copy the linker keeps, and a pre-AVX-512 CPU would then die
+// with SIGILL in code that never asked for AVX-512.
+#pragma once
+
+#if !defined(__AVX512F__) || !defined(__AVX512BW__)
+#error "vec_avx512.hpp needs -mavx512f -mavx512bw"
+#endif
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "vec_common.hpp"
+
+namespace lwc::simd::avx512 {
+
+struct vec {
+  static constexpr std::size_t lanes = 8;
+  __m512i v;
+
+  // Truth-table immediates of vpternlogq for inputs (a, b, c) = (0xf0, 0xcc, 0xaa).
+  static constexpr int tl_xor3 = 0x96;      // a ^ b ^ c
+  static constexpr int tl_xor_andn = 0xd2;  // a ^ (~b & c)
+  static constexpr int tl_and_xor = 0x6a;   // (a & b) ^ c
+
+  LWC_SIMD_INLINE static vec set1(std::uint64_t c) {
+    return {_mm512_set1_epi64(static_cast<long long>(c))};
+  }
+  LWC_SIMD_INLINE static vec load(const std::uint64_t* p) { return {_mm512_load_si512(p)}; }
+  LWC_SIMD_INLINE void store(std::uint64_t* p) const { _mm512_store_si512(p, v); }
+  LWC_SIMD_INLINE friend vec operator^(vec a, vec b) { return {_mm512_xor_si512(a.v, b.v)}; }
+  LWC_SIMD_INLINE static vec not_(vec a) {
+    return {_mm512_ternarylogic_epi64(a.v, a.v, a.v, 0x55)};
+  }
+  LWC_SIMD_INLINE static vec xor3(vec a, vec b, vec c) {
+    return {_mm512_ternarylogic_epi64(a.v, b.v, c.v, tl_xor3)};
+  }
+  LWC_SIMD_INLINE static vec xor_andn(vec a, vec b, vec c) {
+    return {_mm512_ternarylogic_epi64(a.v, b.v, c.v, tl_xor_andn)};
+  }
+  LWC_SIMD_INLINE static vec and_xor(vec a, vec b, vec c) {
+    return {_mm512_ternarylogic_epi64(a.v, b.v, c.v, tl_and_xor)};
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec rotr(vec a) {
+    static_assert(R > 0 && R < 64);
+    return {_mm512_ror_epi64(a.v, R)};
+  }
+
+  template <bool BigEndian, std::size_t W>
+  LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, vec (&w)[W]) {
+    static_assert(W == 1 || W == 2);
+    if constexpr (W == 2) {
+      // Even lanes in one register, odd lanes in the other: the in-lane unpacks then put
+      // word k of lane j at position j without a cross-lane permute.
+      __m512i a = _mm512_castsi128_si512(ld128(p[0]));
+      a = _mm512_inserti32x4(a, ld128(p[2]), 1);
+      a = _mm512_inserti32x4(a, ld128(p[4]), 2);
+      a = _mm512_inserti32x4(a, ld128(p[6]), 3);
+      __m512i b = _mm512_castsi128_si512(ld128(p[1]));
+      b = _mm512_inserti32x4(b, ld128(p[3]), 1);
+      b = _mm512_inserti32x4(b, ld128(p[5]), 2);
+      b = _mm512_inserti32x4(b, ld128(p[7]), 3);
+      w[0].v = swap<BigEndian>(_mm512_unpacklo_epi64(a, b));
+      w[1].v = swap<BigEndian>(_mm512_unpackhi_epi64(a, b));
+    } else {
+      __m512i a = _mm512_castsi128_si512(pair(p[0], p[1]));
+      a = _mm512_inserti32x4(a, pair(p[2], p[3]), 1);
+      a = _mm512_inserti32x4(a, pair(p[4], p[5]), 2);
+      a = _mm512_inserti32x4(a, pair(p[6], p[7]), 3);
+      w[0].v = swap<BigEndian>(a);
+    }
+  }
+  template <bool BigEndian, std::size_t W>
+  LWC_SIMD_INLINE static void store_blocks(std::uint8_t* const* p, const vec (&w)[W]) {
+    static_assert(W == 1 || W == 2);
+    if constexpr (W == 2) {
+      const __m512i w0 = swap<BigEndian>(w[0].v), w1 = swap<BigEndian>(w[1].v);
+      const __m512i even = _mm512_unpacklo_epi64(w0, w1);
+      const __m512i odd = _mm512_unpackhi_epi64(w0, w1);
+      st128(p[0], _mm512_castsi512_si128(even));
+      st128(p[2], _mm512_extracti32x4_epi32(even, 1));
+      st128(p[4], _mm512_extracti32x4_epi32(even, 2));
+      st128(p[6], _mm512_extracti32x4_epi32(even, 3));
+      st128(p[1], _mm512_castsi512_si128(odd));
+      st128(p[3], _mm512_extracti32x4_epi32(odd, 1));
+      st128(p[5], _mm512_extracti32x4_epi32(odd, 2));
+      st128(p[7], _mm512_extracti32x4_epi32(odd, 3));
+    } else {
+      const __m512i x = swap<BigEndian>(w[0].v);
+      st_pair(p[0], p[1], _mm512_castsi512_si128(x));
+      st_pair(p[2], p[3], _mm512_extracti32x4_epi32(x, 1));
+      st_pair(p[4], p[5], _mm512_extracti32x4_epi32(x, 2));
+      st_pair(p[6], p[7], _mm512_extracti32x4_epi32(x, 3));
+    }
+  }
+
+ private:
+  LWC_SIMD_INLINE static __m128i ld128(const std::uint8_t* p) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  }
+  LWC_SIMD_INLINE static __m128i pair(const std::uint8_t* a, const std::uint8_t* b) {
+    return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a)),
+                              _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b)));
+  }
+  LWC_SIMD_INLINE static void st128(std::uint8_t* p, __m128i x) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);
+  }
+  LWC_SIMD_INLINE static void st_pair(std::uint8_t* a, std::uint8_t* b, __m128i x) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(a), x);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(b), _mm_unpackhi_epi64(x, x));
+  }
+  template <bool BigEndian>
+  LWC_SIMD_INLINE static __m512i swap(__m512i x) {
+    if constexpr (BigEndian) {
+      const __m512i m = _mm512_set_epi64(0x08090a0b0c0d0e0f, 0x0001020304050607,
+                                         0x08090a0b0c0d0e0f, 0x0001020304050607,
+                                         0x08090a0b0c0d0e0f, 0x0001020304050607,
+                                         0x08090a0b0c0d0e0f, 0x0001020304050607);
+      return _mm512_shuffle_epi8(x, m);
+    } else {
+      return x;
+    }
+  }
+};
+
+}  // namespace lwc::simd::avx512

@@ -1,0 +1,454 @@
+// The generic batch harness: every backend this CPU runs, with one and several threads,
+// against the single-message core (the KAT-verified reference), on random batches of mixed
+// lengths; tampering with one job fails that job only; the packed layout equals the span
+// layout; the C ABI equals the C++ API; bad arguments are rejected before anything is written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <lwc/ascon.hpp>
+#include <lwc/batch.h>
+#include <lwc/batch.hpp>
+#include <lwc/registry.hpp>
+
+namespace {
+
+using bytes = std::vector<std::uint8_t>;
+
+constexpr const char* aead_algs[] = {"ascon-aead128", "ascon-128", "ascon-128a", "ascon-80pq"};
+constexpr const char* hash_algs[] = {"ascon-hash256", "ascon-hash"};
+constexpr const char* xof_algs[] = {"ascon-xof128", "ascon-xof"};
+
+// Batch sizes around every lane count (1, 2, 4, 8) and their multiples, and one large batch.
+constexpr std::size_t batch_sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 100, 2500};
+
+bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
+  bytes b(n);
+  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+  return b;
+}
+
+// Lengths 0..4096 mixed in one batch, weighted towards the short ones and the block edges
+// where padding and lane refills happen.
+std::size_t random_length(std::mt19937_64& rng, std::size_t max = 4096) {
+  switch (rng() % 5) {
+    case 0: return rng() % (max + 1);
+    case 1: return rng() % 65;
+    case 2: return rng() % 17;
+    case 3: {
+      const std::size_t blocks = rng() % 40;
+      const std::size_t n = blocks * 8 + rng() % 3;
+      return n > 0 && rng() % 2 ? n - 1 : n;
+    }
+    default: return 256 + rng() % 1024;
+  }
+}
+
+struct aead_batch {
+  std::vector<bytes> key, nonce, second_key, ad, pt, ct, tag;
+  std::size_t tag_len = 16;
+};
+
+aead_batch make_aead_batch(std::mt19937_64& rng, const lwc::algorithm& a, std::size_t n,
+                           bool masking) {
+  aead_batch b;
+  b.tag_len = a.min_tag_size + rng() % (a.tag_size - a.min_tag_size + 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    b.key.push_back(random_bytes(rng, a.key_size));
+    b.nonce.push_back(random_bytes(rng, a.nonce_size));
+    b.second_key.push_back(masking && rng() % 2 ? random_bytes(rng, 16) : bytes{});
+    const std::size_t ad_len = rng() % 3 == 0 ? 0 : random_length(rng, 300);
+    b.ad.push_back(random_bytes(rng, ad_len));
+    b.pt.push_back(random_bytes(rng, random_length(rng)));
+  }
+  return b;
+}
+
+// The single-message core's ciphertexts and tags.
+void reference_encrypt(const lwc::algorithm& a, aead_batch& b) {
+  const std::size_t n = b.key.size();
+  b.ct.assign(n, {});
+  b.tag.assign(n, {});
+  for (std::size_t i = 0; i < n; ++i) {
+    b.ct[i].resize(b.pt[i].size());
+    b.tag[i].resize(b.tag_len);
+    lwc::aead_encrypt(a, b.key[i], b.nonce[i], b.ad[i], b.pt[i], b.ct[i], b.tag[i],
+                      b.second_key[i]);
+  }
+}
+
+std::vector<lwc::batch::aead_job> jobs_for(aead_batch& b, std::vector<bytes>& in,
+                                           std::vector<bytes>& out, std::vector<bytes>& tags) {
+  std::vector<lwc::batch::aead_job> jobs;
+  for (std::size_t i = 0; i < b.key.size(); ++i)
+    jobs.push_back({b.key[i], b.nonce[i], b.ad[i], in[i], out[i], tags[i], b.second_key[i]});
+  return jobs;
+}
+
+std::vector<bytes> sized_like(const std::vector<bytes>& v) {
+  std::vector<bytes> r;
+  for (const bytes& x : v) r.emplace_back(x.size(), 0xee);
+  return r;
+}
+
+std::string job_name(std::size_t i, const aead_batch& b) {
+  return "job " + std::to_string(i) + " (ad " + std::to_string(b.ad[i].size()) + ", msg " +
+         std::to_string(b.pt[i].size()) + ")";
+}
+
+struct config {
+  std::string backend;
+  unsigned threads;
+};
+void PrintTo(const config& c, std::ostream* os) {
+  *os << c.backend << " with " << c.threads << " threads";
+}
+
+class BatchTest : public ::testing::TestWithParam<config> {
+ protected:
+  lwc::batch::options opt() const { return {GetParam().threads, GetParam().backend}; }
+  std::mt19937_64 rng{0x1a5c4649u + GetParam().threads * 977u +
+                      static_cast<unsigned>(GetParam().backend.size())};
+};
+
+TEST_P(BatchTest, AeadEqualsSingleMessageCode) {
+  for (const char* name : aead_algs) {
+    const lwc::algorithm& a = lwc::get_algorithm(name);
+    for (std::size_t n : batch_sizes) {
+      SCOPED_TRACE(std::string(name) + ", n = " + std::to_string(n));
+      aead_batch b = make_aead_batch(rng, a, n, a.second_key_size != 0);
+      reference_encrypt(a, b);
+
+      std::vector<bytes> ct = sized_like(b.pt), tags(n, bytes(b.tag_len, 0xee));
+      auto jobs = jobs_for(b, b.pt, ct, tags);
+      lwc::batch::encrypt(name, jobs, b.tag_len, opt());
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(ct[i], b.ct[i]) << job_name(i, b);
+        ASSERT_EQ(tags[i], b.tag[i]) << job_name(i, b);
+      }
+
+      std::vector<bytes> pt = sized_like(b.pt);
+      std::vector<std::uint8_t> ok(n, 7);
+      auto djobs = jobs_for(b, b.ct, pt, b.tag);
+      EXPECT_EQ(lwc::batch::decrypt(name, djobs, ok, b.tag_len, opt()), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(ok[i], 1) << job_name(i, b);
+        ASSERT_EQ(pt[i], b.pt[i]) << job_name(i, b);
+      }
+    }
+  }
+}
+
+// Changing one bit of one job's key, nonce, AD, ciphertext or tag fails that job only and
+// zeroes its plaintext; every other job still verifies and decrypts.
+TEST_P(BatchTest, TamperingFailsOnlyThatJob) {
+  for (const char* name : aead_algs) {
+    const lwc::algorithm& a = lwc::get_algorithm(name);
+    for (std::size_t n : {std::size_t{1}, std::size_t{9}, std::size_t{40}}) {
+      for (int what = 0; what < 5; ++what) {
+        SCOPED_TRACE(std::string(name) + ", n = " + std::to_string(n) + ", field " +
+                     std::to_string(what));
+        aead_batch b = make_aead_batch(rng, a, n, false);
+        const std::size_t victim = rng() % n;
+        if (what == 2 && b.ad[victim].empty()) b.ad[victim] = random_bytes(rng, 1 + rng() % 40);
+        if (what == 3 && b.pt[victim].empty()) b.pt[victim] = random_bytes(rng, 1 + rng() % 40);
+        reference_encrypt(a, b);
+        bytes* field[] = {&b.key[victim], &b.nonce[victim], &b.ad[victim], &b.ct[victim],
+                          &b.tag[victim]};
+        bytes& f = *field[what];
+        f[rng() % f.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+
+        std::vector<bytes> pt = sized_like(b.pt);
+        std::vector<std::uint8_t> ok(n, 7);
+        auto jobs = jobs_for(b, b.ct, pt, b.tag);
+        EXPECT_EQ(lwc::batch::decrypt(name, jobs, ok, b.tag_len, opt()), n - 1);
+        for (std::size_t i = 0; i < n; ++i) {
+          if (i == victim) {
+            EXPECT_EQ(ok[i], 0) << job_name(i, b);
+            EXPECT_EQ(pt[i], bytes(pt[i].size(), 0)) << job_name(i, b);
+          } else {
+            EXPECT_EQ(ok[i], 1) << job_name(i, b);
+            EXPECT_EQ(pt[i], b.pt[i]) << job_name(i, b);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_P(BatchTest, PackedLayoutEqualsJobs) {
+  for (const char* name : aead_algs) {
+    const lwc::algorithm& a = lwc::get_algorithm(name);
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{13}, std::size_t{300}}) {
+      for (bool with_ad : {false, true}) {
+        SCOPED_TRACE(std::string(name) + ", n = " + std::to_string(n));
+        aead_batch b = make_aead_batch(rng, a, n, a.second_key_size != 0);
+        if (!with_ad)
+          for (bytes& ad : b.ad) ad.clear();
+        const bool masking = a.second_key_size != 0 && n % 2 == 1;
+        for (bytes& k : b.second_key) k = masking ? random_bytes(rng, 16) : bytes{};
+        reference_encrypt(a, b);
+
+        // Start the offsets away from 0 to check that they are honoured as given.
+        bytes keys, nonces, second, data(5), ad_data(3);
+        std::vector<std::size_t> off{5}, ad_off{3};
+        for (std::size_t i = 0; i < n; ++i) {
+          keys.insert(keys.end(), b.key[i].begin(), b.key[i].end());
+          nonces.insert(nonces.end(), b.nonce[i].begin(), b.nonce[i].end());
+          second.insert(second.end(), b.second_key[i].begin(), b.second_key[i].end());
+          data.insert(data.end(), b.pt[i].begin(), b.pt[i].end());
+          off.push_back(data.size());
+          ad_data.insert(ad_data.end(), b.ad[i].begin(), b.ad[i].end());
+          ad_off.push_back(ad_data.size());
+        }
+        lwc::batch::packed_aead_inputs in{keys, nonces, {data, off}, {}, second};
+        if (with_ad) in.ad = {ad_data, ad_off};
+        bytes out(data.size(), 0xee), tags(n * b.tag_len, 0xee);
+        lwc::batch::encrypt_packed(name, in, out, tags, b.tag_len, opt());
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_TRUE(std::equal(b.ct[i].begin(), b.ct[i].end(), out.begin() + off[i]))
+              << job_name(i, b);
+          ASSERT_TRUE(std::equal(b.tag[i].begin(), b.tag[i].end(),
+                                 tags.begin() + i * b.tag_len))
+              << job_name(i, b);
+        }
+        // Decrypt in place, with one job tampered.
+        if (n != 0) tags[(n / 2) * b.tag_len] ^= 1;
+        in.in.data = out;
+        std::vector<std::uint8_t> ok(n, 7);
+        EXPECT_EQ(lwc::batch::decrypt_packed(name, in, tags, out, ok, b.tag_len, opt()),
+                  n == 0 ? 0 : n - 1);
+        for (std::size_t i = 0; i < n; ++i) {
+          const bool good = i != n / 2;
+          EXPECT_EQ(ok[i], good ? 1 : 0) << job_name(i, b);
+          const bytes want = good ? b.pt[i] : bytes(b.pt[i].size(), 0);
+          ASSERT_TRUE(std::equal(want.begin(), want.end(), out.begin() + off[i]))
+              << job_name(i, b);
+        }
+      }
+    }
+  }
+}
+
+TEST_P(BatchTest, HashAndXofEqualSingleMessageCode) {
+  for (std::size_t n : batch_sizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<bytes> msg;
+    for (std::size_t i = 0; i < n; ++i) msg.push_back(random_bytes(rng, random_length(rng)));
+    for (const char* name : hash_algs) {
+      const lwc::algorithm& a = lwc::get_algorithm(name);
+      std::vector<bytes> out(n, bytes(32, 0xee));
+      std::vector<lwc::batch::hash_job> jobs;
+      for (std::size_t i = 0; i < n; ++i) jobs.push_back({msg[i], out[i]});
+      lwc::batch::hash(name, jobs, opt());
+      for (std::size_t i = 0; i < n; ++i) {
+        bytes want(32);
+        lwc::digest(a, msg[i], want);
+        ASSERT_EQ(out[i], want) << name << " job " << i << " (" << msg[i].size() << " bytes)";
+      }
+    }
+    for (const char* name : xof_algs) {
+      const lwc::algorithm& a = lwc::get_algorithm(name);
+      // Output lengths differ per job: none, partial words, whole words, several blocks.
+      std::vector<bytes> out;
+      std::vector<lwc::batch::hash_job> jobs;
+      for (std::size_t i = 0; i < n; ++i) out.emplace_back(rng() % 4 == 0 ? rng() % 9 : rng() % 100, 0xee);
+      for (std::size_t i = 0; i < n; ++i) jobs.push_back({msg[i], out[i]});
+      lwc::batch::hash(name, jobs, opt());
+      for (std::size_t i = 0; i < n; ++i) {
+        bytes want(out[i].size());
+        lwc::digest(a, msg[i], want);
+        ASSERT_EQ(out[i], want) << name << " job " << i << " (" << msg[i].size() << " bytes)";
+      }
+    }
+  }
+}
+
+TEST_P(BatchTest, PackedHash) {
+  for (const char* name : {"ascon-hash256", "ascon-xof128", "ascon-hash", "ascon-xof"}) {
+    const lwc::algorithm& a = lwc::get_algorithm(name);
+    const std::size_t n = 1 + rng() % 200;
+    const std::size_t out_len = a.max_output_size != 0 ? 32 : 1 + rng() % 70;
+    bytes data;
+    std::vector<std::size_t> off{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      const bytes m = random_bytes(rng, random_length(rng));
+      data.insert(data.end(), m.begin(), m.end());
+      off.push_back(data.size());
+    }
+    bytes out(n * out_len, 0xee);
+    lwc::batch::hash_packed(name, {data, off}, out, out_len, opt());
+    for (std::size_t i = 0; i < n; ++i) {
+      bytes want(out_len);
+      lwc::digest(a, {data.data() + off[i], off[i + 1] - off[i]}, want);
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), out.begin() + i * out_len))
+          << name << " job " << i;
+    }
+  }
+}
+
+// The C ABI reaches the same engine: same bytes, 0 / -1 results, per-job flags.
+TEST_P(BatchTest, CInterface) {
+  const lwc::algorithm& a = lwc::get_algorithm("ascon-aead128");
+  const std::size_t n = 37;
+  aead_batch b = make_aead_batch(rng, a, n, true);
+  reference_encrypt(a, b);
+  const lwc_batch_options o{GetParam().threads, GetParam().backend.c_str()};
+  std::vector<bytes> ct = sized_like(b.pt), tags(n, bytes(b.tag_len));
+  std::vector<lwc_batch_job> jobs(n);
+  for (std::size_t i = 0; i < n; ++i)
+    jobs[i] = {b.key[i].data(), b.nonce[i].data(), b.ad[i].data(), b.ad[i].size(),
+               b.pt[i].data(), b.pt[i].size(), ct[i].data(), tags[i].data(),
+               b.second_key[i].empty() ? nullptr : b.second_key[i].data()};
+  ASSERT_EQ(lwc_batch_encrypt("ascon-aead128", n, jobs.data(), b.tag_len, &o), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(ct[i], b.ct[i]);
+    ASSERT_EQ(tags[i], b.tag[i]);
+  }
+  std::vector<bytes> pt = sized_like(b.pt);
+  for (std::size_t i = 0; i < n; ++i) {
+    jobs[i].in = ct[i].data();
+    jobs[i].out = pt[i].data();
+  }
+  std::vector<std::uint8_t> ok(n);
+  ASSERT_EQ(lwc_batch_decrypt("ascon-aead128", n, jobs.data(), b.tag_len, ok.data(), &o), 0);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(pt[i], b.pt[i]);
+  tags[5][0] ^= 0x80;
+  EXPECT_EQ(lwc_batch_decrypt("ascon-aead128", n, jobs.data(), b.tag_len, ok.data(), &o), -1);
+  EXPECT_EQ(std::count(ok.begin(), ok.end(), 1), static_cast<long>(n - 1));
+  EXPECT_EQ(ok[5], 0);
+  EXPECT_EQ(lwc_batch_decrypt("ascon-aead128", n, jobs.data(), b.tag_len, nullptr, &o), -1);
+
+  std::vector<lwc_batch_hash_job> hj(n);
+  std::vector<bytes> digests(n, bytes(32));
+  for (std::size_t i = 0; i < n; ++i)
+    hj[i] = {b.pt[i].data(), b.pt[i].size(), digests[i].data(), 32};
+  ASSERT_EQ(lwc_batch_hash("ascon-hash256", n, hj.data(), &o), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto want = lwc::ascon::hash256::digest(b.pt[i]);
+    ASSERT_EQ(digests[i], bytes(want.begin(), want.end())) << "job " << i;
+  }
+}
+
+std::vector<config> configs() {
+  std::vector<config> c;
+  for (std::string_view b : lwc::batch::available_backends())
+    for (unsigned t : {1u, 3u}) c.push_back({std::string(b), t});
+  return c;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, BatchTest, ::testing::ValuesIn(configs()),
+                         [](const ::testing::TestParamInfo<config>& p) {
+                           return p.param.backend + "_" + std::to_string(p.param.threads) +
+                                  "threads";
+                         });
+
+// ---- not parameterized ----------------------------------------------------------------------
+
+TEST(BatchApi, ReportsBackendsAndAlgorithms) {
+  const auto backends = lwc::batch::available_backends();
+  ASSERT_FALSE(backends.empty());
+  EXPECT_EQ(backends.back(), "portable");
+  EXPECT_NE(std::find(backends.begin(), backends.end(), lwc::batch::default_backend()),
+            backends.end());
+  EXPECT_EQ(lwc::batch::lanes("portable") != 0, true);
+  EXPECT_EQ(lwc::batch::lanes("no-such-backend"), 0u);
+  for (std::string_view b : backends) EXPECT_EQ(lwc_batch_backend_available(std::string(b).c_str()), 1);
+  EXPECT_EQ(lwc_batch_backend_available("no-such-backend"), 0);
+  EXPECT_STREQ(lwc_batch_default_backend(), std::string(lwc::batch::default_backend()).c_str());
+  for (std::string_view alg : lwc::batch::algorithms()) {
+    EXPECT_NE(lwc::find_algorithm(alg), nullptr) << alg;
+    EXPECT_TRUE(lwc::batch::supports(alg));
+  }
+  EXPECT_FALSE(lwc::batch::supports("ascon-mac"));
+  EXPECT_EQ(lwc_batch_supports("ascon-hash256"), 1);
+  EXPECT_EQ(lwc_batch_supports("acorn-128"), 0);
+}
+
+TEST(BatchApi, RejectsBadArgumentsBeforeWriting) {
+  std::uint8_t key[16]{}, nonce[16]{}, pt[10]{}, ct[10], tag[16];
+  std::memset(ct, 0xee, sizeof ct);
+  std::memset(tag, 0xee, sizeof tag);
+  const auto untouched = [&] {
+    return std::all_of(std::begin(ct), std::end(ct), [](std::uint8_t x) { return x == 0xee; }) &&
+           std::all_of(std::begin(tag), std::end(tag), [](std::uint8_t x) { return x == 0xee; });
+  };
+  using lwc::batch::aead_job;
+  const aead_job good{key, nonce, {}, pt, ct, tag, {}};
+  const aead_job bad_key{{key, 15}, nonce, {}, pt, ct, tag, {}};
+  const aead_job bad_out{key, nonce, {}, pt, {ct, 9}, tag, {}};
+  const aead_job jobs[] = {good, bad_key};
+  EXPECT_THROW(lwc::batch::encrypt("ascon-aead128", jobs), std::invalid_argument);
+  const aead_job jobs2[] = {good, bad_out};
+  EXPECT_THROW(lwc::batch::encrypt("ascon-aead128", jobs2), std::invalid_argument);
+  const aead_job one[] = {good};
+  EXPECT_THROW(lwc::batch::encrypt("ascon-aead128", one, 3), std::invalid_argument);
+  EXPECT_THROW(lwc::batch::encrypt("ascon-128", std::span(one), 8), std::invalid_argument);
+  EXPECT_THROW(lwc::batch::encrypt("ascon-hash256", one), std::invalid_argument);
+  EXPECT_THROW(lwc::batch::encrypt("no-such-alg", one), std::invalid_argument);
+  EXPECT_THROW(lwc::batch::encrypt("ascon-aead128", one, 16, {1, "no-such-backend"}),
+               std::invalid_argument);
+  const aead_job masked_v12{key, nonce, {}, pt, ct, tag, {key, 16}};
+  const aead_job masked[] = {masked_v12};
+  EXPECT_THROW(lwc::batch::encrypt("ascon-128", masked), std::invalid_argument);
+  std::uint8_t ok[2];
+  EXPECT_THROW((void)lwc::batch::decrypt("ascon-aead128", one, std::span(ok, 2)),
+               std::invalid_argument);
+  EXPECT_TRUE(untouched());
+
+  std::uint8_t digest[31];
+  const lwc::batch::hash_job h[] = {{pt, digest}};
+  EXPECT_THROW(lwc::batch::hash("ascon-hash256", h), std::invalid_argument);
+  EXPECT_THROW(lwc::batch::hash("ascon-aead128", h), std::invalid_argument);
+
+  const std::size_t off[] = {0, 10, 5};  // decreasing
+  EXPECT_THROW(lwc::batch::hash_packed("ascon-xof128", {{pt, 10}, off}, {ct, 4}, 2),
+               std::invalid_argument);
+  const std::size_t off_long[] = {0, 11};
+  EXPECT_THROW(lwc::batch::hash_packed("ascon-xof128", {{pt, 10}, off_long}, {ct, 2}, 2),
+               std::invalid_argument);
+  EXPECT_TRUE(untouched());
+
+  lwc_batch_job c{key, nonce, nullptr, 0, pt, 10, ct, tag, nullptr};
+  EXPECT_EQ(lwc_batch_encrypt(nullptr, 1, &c, 16, nullptr), -1);
+  EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 1, &c, 17, nullptr), -1);
+  EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 1, nullptr, 16, nullptr), -1);
+  const lwc_batch_options no_backend{1, "no-such-backend"};
+  EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 1, &c, 16, &no_backend), -1);
+  c.in = nullptr;
+  EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 1, &c, 16, nullptr), -1);
+  EXPECT_TRUE(untouched());
+  c.in = pt;
+  EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 1, &c, 16, nullptr), 0);
+  EXPECT_FALSE(untouched());
+  EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 0, nullptr, 16, nullptr), 0);
+}
+
+// Tag lengths 4..16 of Ascon-AEAD128 with the lane count's worth of jobs each, on every backend.
+TEST(BatchApi, EveryTagLength) {
+  std::mt19937_64 rng(99);
+  const lwc::algorithm& a = lwc::get_algorithm("ascon-aead128");
+  for (std::string_view backend : lwc::batch::available_backends()) {
+    for (std::size_t tag_len = 4; tag_len <= 16; ++tag_len) {
+      aead_batch b = make_aead_batch(rng, a, 11, true);
+      b.tag_len = tag_len;
+      reference_encrypt(a, b);
+      std::vector<bytes> ct = sized_like(b.pt), tags(11, bytes(tag_len));
+      auto jobs = jobs_for(b, b.pt, ct, tags);
+      lwc::batch::encrypt("ascon-aead128", jobs, tag_len, {1, backend});
+      for (std::size_t i = 0; i < 11; ++i) {
+        ASSERT_EQ(tags[i], b.tag[i]) << backend << " tag length " << tag_len;
+        ASSERT_EQ(ct[i], b.ct[i]) << backend << " tag length " << tag_len;
+      }
+    }
+  }
+}
+
+}  // namespace
