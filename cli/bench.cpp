@@ -14,6 +14,7 @@
 
 #include <lwc/registry.hpp>
 
+#include "bench.hpp"
 #include "commands.hpp"
 #include "util.hpp"
 
@@ -25,7 +26,10 @@ namespace lwc::cli {
 
 namespace {
 
-enum class operation { encrypt, decrypt, hash, xof, mac };
+using bench::backend;
+using bench::keep;
+using bench::operation;
+using bench::prepared;
 
 std::string_view name_of(operation op) {
   switch (op) {
@@ -47,23 +51,6 @@ std::vector<operation> operations_of(const algorithm& a) {
     default: return {operation::mac};
   }
 }
-
-// Keeps the compiler from dropping work whose result nobody reads.
-inline void keep(const void* p) { asm volatile("" : : "r"(p) : "memory"); }
-
-// One benchmark case ready to run: run(n) performs n operations, each on bytes_per_op bytes.
-struct prepared {
-  std::function<void(std::uint64_t)> run;
-  std::uint64_t bytes_per_op = 0;
-};
-
-// A way of executing operations. "portable" is the header-only core on one thread; the batch
-// engine adds its backends in batch_backends() below, each with its own name.
-struct backend {
-  std::string name;
-  std::function<bool(const algorithm&, operation)> supports;
-  std::function<prepared(const algorithm&, operation, std::size_t bytes)> prepare;
-};
 
 prepared portable_prepare(const algorithm& a, operation op, std::size_t n) {
   struct buffers {
@@ -116,15 +103,9 @@ prepared portable_prepare(const algorithm& a, operation op, std::size_t n) {
   return p;
 }
 
-// The multi-message engine (src/batch) is built separately; until this tool links it, --batch
-// reports that it is missing. Its backends will be listed here, one per instruction set.
-std::vector<backend> batch_backends(std::string& why_not) {
-  why_not = "batch engine not built";
-  return {};
-}
-
 struct measurement {
   std::string algorithm, operation, backend;
+  unsigned threads;
   std::size_t bytes;
   std::uint64_t iterations;
   double seconds;
@@ -148,8 +129,8 @@ measurement measure(const backend& be, const algorithm& a, operation op, std::si
                                                    static_cast<double>(iters) * std::min(scale, 100.0)));
   }
   const double total = static_cast<double>(iters) * static_cast<double>(p.bytes_per_op);
-  return {std::string(a.name), std::string(name_of(op)), be.name, bytes, iters, elapsed,
-          total / elapsed / 1e6};
+  return {std::string(a.name), std::string(name_of(op)), be.name, be.threads, bytes, iters,
+          elapsed, total / elapsed / 1e6};
 }
 
 std::string json_string(std::string_view s) {
@@ -182,7 +163,7 @@ void write_json(const std::string& path, const std::vector<measurement>& rows, d
   js << "{\n  \"tool\": \"lwc bench\",\n  \"lwc_version\": " << json_string(LWC_VERSION)
      << ",\n  \"cpu\": " << json_string(cpu_model())
      << ",\n  \"compiler\": " << json_string(__VERSION__) << ",\n  \"min_time_s\": " << seconds
-     << ",\n  \"unit\": \"MB/s = 1e6 message bytes per second\",\n  \"results\": [";
+     << ",\n  \"unit\": \"MB/s = 1e6 message bytes per second, all threads of a row together\",\n  \"results\": [";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     char mbps[32], secs[32];
@@ -190,7 +171,8 @@ void write_json(const std::string& path, const std::vector<measurement>& rows, d
     std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
     js << (i ? "," : "") << "\n    {\"algorithm\": " << json_string(r.algorithm)
        << ", \"operation\": " << json_string(r.operation) << ", \"bytes\": " << r.bytes
-       << ", \"backend\": " << json_string(r.backend) << ", \"iterations\": " << r.iterations
+       << ", \"backend\": " << json_string(r.backend) << ", \"threads\": " << r.threads
+       << ", \"iterations\": " << r.iterations
        << ", \"seconds\": " << secs << ", \"mb_per_s\": " << mbps << "}";
   }
   js << "\n  ]\n}\n";
@@ -233,10 +215,10 @@ int run_bench(const bench_options& opt) {
                     exit_usage);
 
   std::vector<backend> backends;
-  backends.push_back({"portable", [](const algorithm&, operation) { return true; }, portable_prepare});
+  backends.push_back({"portable", 1, [](const algorithm&, operation) { return true; }, portable_prepare});
   if (opt.batch) {
     std::string why_not;
-    auto more = batch_backends(why_not);
+    auto more = bench::batch_backends(opt.threads == 0 ? 1 : opt.threads, why_not);
     if (more.empty())
       std::fprintf(stderr, "lwc bench: %s; showing the portable backend only\n", why_not.c_str());
     for (auto& b : more) backends.push_back(std::move(b));
@@ -244,7 +226,7 @@ int run_bench(const bench_options& opt) {
 
   const bool json_to_stdout = opt.json == "-";
   FILE* table = json_to_stdout ? stderr : stdout;
-  std::fprintf(table, "%-20s %-9s %9s  %-12s %10s\n", "algorithm", "operation", "bytes",
+  std::fprintf(table, "%-20s %-9s %9s  %-15s %10s\n", "algorithm", "operation", "bytes",
                "backend", "MB/s");
   std::fflush(table);
   std::vector<measurement> rows;
@@ -261,7 +243,7 @@ int run_bench(const bench_options& opt) {
         for (const backend& be : backends) {
           if (!be.supports(*a, op)) continue;
           const measurement m = measure(be, *a, op, n, opt.seconds);
-          std::fprintf(table, "%-20s %-9s %9zu  %-12s %10.1f\n", m.algorithm.c_str(),
+          std::fprintf(table, "%-20s %-9s %9zu  %-15s %10.1f\n", m.algorithm.c_str(),
                        m.operation.c_str(), m.bytes, m.backend.c_str(), m.mb_per_s);
           std::fflush(table);
           rows.push_back(m);

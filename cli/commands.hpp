@@ -44,6 +44,7 @@ struct bench_options {
   std::vector<std::string> sizes;
   std::vector<std::string> operations;
   bool batch = false;
+  unsigned threads = 1;  // batch backends only; the portable backend is one thread
   double seconds = 0.2;
   std::string json;
 };

@@ -146,12 +146,16 @@ int run(int argc, char** argv) {
       ->delimiter(',')
       ->type_name("OP");
   bench->add_flag("--batch", bopt.batch, "Also measure the multi-message batch engine's backends");
+  bench->add_option("-j,--threads", bopt.threads, "Threads for the batch backends")
+      ->capture_default_str()
+      ->type_name("N");
   bench->add_option("--time", bopt.seconds, "Seconds per measurement")->capture_default_str()->type_name("SECONDS");
   bench->add_option("--json", bopt.json, "Also write the results as JSON to FILE ('-': standard output)")
       ->type_name("FILE");
   bench->footer(
       "Columns: algorithm, operation, message bytes, backend, MB/s (1e6 message bytes per\n"
-      "second, one thread). Plot a JSON file with tools/plot_bench.py.\n"
+      "second). 'portable' is the header-only core on one thread; with --batch, 'batch-<isa>'\n"
+      "rows run many messages per call on --threads threads. Plot JSON with tools/plot_bench.py.\n"
       "Example: lwc bench -a ascon-aead128,ascon-hash256 --sizes 64,1K,64K --json bench.json\n");
 
   try {
