@@ -1,0 +1,112 @@
+// The CUDA batch engine: many independent Ascon messages at once on an NVIDIA GPU, one thread
+// per message. The jobs are those of the CPU batch engine (<lwc/batch.hpp>): packed buffers
+// plus offsets, a key and nonce per job, optional associated data and nonce-masking keys, and
+// the results equal lwc::batch and the single-message functions byte for byte. Link with
+// lwc::cuda (built when CMake finds nvcc); this header needs no CUDA header.
+//
+// Two forms of each call:
+//   *_async: every span points to device memory; work is queued on `stream` and the call
+//     returns at once, without synchronising (results are there once the stream has run).
+//   the others: every span points to host memory (pageable or pinned); the batch is cut into
+//     chunks staged through pinned buffers, copies in and out overlapping the kernels on
+//     several streams, and the call returns when all results are in place.
+//
+// Misuse warnings, as for single messages: never use a nonce twice under one key; decrypted
+// output is valid only where ok[i] == 1 (failed jobs are zeroed). Errors throw
+// lwc::cuda::error (lwc::cuda::no_device when no GPU can be used); wrong sizes throw
+// std::invalid_argument before anything is queued. With device memory, only the sizes of the
+// spans can be checked: offsets must be non-decreasing (a decreasing pair skips that job and
+// fails it when decrypting) and inside the buffers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "batch.hpp"
+#include "common/span.hpp"
+
+struct CUstream_st;
+
+namespace lwc::cuda {
+
+// cudaStream_t; nullptr is the default stream.
+using stream_t = CUstream_st*;
+
+class error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+class no_device : public error {
+ public:
+  using error::error;
+};
+
+// True when the CUDA runtime finds at least one usable device (checked once per process).
+bool available() noexcept;
+// Number of usable devices; 0 without a driver or GPU.
+int device_count() noexcept;
+// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"; throws no_device.
+std::string device_description(int device = -1);
+
+// "ascon-aead128", "ascon-128", "ascon-128a", "ascon-hash256", "ascon-xof128".
+std::span<const std::string_view> algorithms() noexcept;
+bool supports(std::string_view algorithm) noexcept;
+
+// ---- device memory ----------------------------------------------------------------------------
+// `in` and every span here refer to device memory on the current device (cudaSetDevice).
+
+void encrypt_packed_async(std::string_view algorithm, const batch::packed_aead_inputs& in,
+                          bytes_span out, bytes_span tags, std::size_t tag_len, stream_t stream);
+// ok[i] = 1 when job i verified, else 0 and job i's output is zeroed.
+void decrypt_packed_async(std::string_view algorithm, const batch::packed_aead_inputs& in,
+                          bytes_view tags, bytes_span out, std::span<std::uint8_t> ok,
+                          std::size_t tag_len, stream_t stream);
+void hash_packed_async(std::string_view algorithm, const batch::packed& in, bytes_span out,
+                       std::size_t out_len, stream_t stream);
+
+// ---- host memory ------------------------------------------------------------------------------
+
+struct host_options {
+  int device = -1;                      // -1: the current device
+  unsigned streams = 3;                 // chunks in flight: copy in, compute, copy out
+  std::size_t chunk_bytes = 32u << 20;  // input bytes per chunk (less for small batches)
+  unsigned copy_threads = 0;            // CPU threads copying pageable memory; 0: automatic
+};
+
+// Same arguments and results as lwc::batch::encrypt_packed / decrypt_packed / hash_packed.
+void encrypt_packed(std::string_view algorithm, const batch::packed_aead_inputs& in,
+                    bytes_span out, bytes_span tags, std::size_t tag_len = 16,
+                    const host_options& opt = {});
+[[nodiscard]] std::size_t decrypt_packed(std::string_view algorithm,
+                                         const batch::packed_aead_inputs& in, bytes_view tags,
+                                         bytes_span out, std::span<std::uint8_t> ok,
+                                         std::size_t tag_len = 16, const host_options& opt = {});
+void hash_packed(std::string_view algorithm, const batch::packed& in, bytes_span out,
+                 std::size_t out_len, const host_options& opt = {});
+
+// Page-locked host memory: batches in it are copied by DMA directly, without staging.
+class pinned_buffer {
+ public:
+  pinned_buffer() = default;
+  explicit pinned_buffer(std::size_t size);  // throws no_device / error
+  pinned_buffer(pinned_buffer&&) noexcept = default;
+  pinned_buffer& operator=(pinned_buffer&&) noexcept = default;
+  std::uint8_t* data() noexcept { return mem_.get(); }
+  const std::uint8_t* data() const noexcept { return mem_.get(); }
+  std::size_t size() const noexcept { return size_; }
+  bytes_span span() noexcept { return {mem_.get(), size_}; }
+
+ private:
+  struct release {
+    void operator()(std::uint8_t* p) const noexcept;
+  };
+  std::unique_ptr<std::uint8_t, release> mem_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace lwc::cuda

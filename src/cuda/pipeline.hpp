@@ -1,0 +1,451 @@
+// The host-memory path of the CUDA engine: a batch is cut into chunks of jobs; each chunk is
+// gathered into a pinned buffer (CPU copies on a few threads, or nothing when the caller's
+// memory is already pinned), copied to the device, run, copied back and scattered into the
+// caller's buffers, with `streams` chunks in flight so that copies in, kernels and copies out
+// overlap. Written against a small backend interface: the CUDA runtime in api.cpp, the host
+// emulation in the CPU tests (which thereby check the chunking, offsets and alignment logic
+// without a GPU).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "algorithms.hpp"
+#include "warp_engine.hpp"
+
+namespace lwc::cuda::detail {
+
+// ---- parallel memcpy -------------------------------------------------------------------------
+
+struct copy_task {
+  void* dst;
+  const void* src;
+  std::size_t n;
+};
+
+// A few threads that split large copies between them: one CPU thread copies pageable memory
+// at well under PCIe 5 speed, so staging needs several.
+class copy_pool {
+ public:
+  explicit copy_pool(unsigned threads) {
+    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  }
+  ~copy_pool() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+  copy_pool(const copy_pool&) = delete;
+  copy_pool& operator=(const copy_pool&) = delete;
+
+  void run(const std::vector<copy_task>& tasks) {
+    constexpr std::size_t piece = std::size_t{1} << 20;
+    pieces_.clear();
+    for (const copy_task& t : tasks)
+      for (std::size_t at = 0; at < t.n; at += piece)
+        pieces_.push_back({static_cast<std::uint8_t*>(t.dst) + at,
+                           static_cast<const std::uint8_t*>(t.src) + at, std::min(piece, t.n - at)});
+    if (pieces_.empty()) return;
+    if (workers_.empty() || pieces_.size() == 1) {
+      for (const copy_task& p : pieces_) std::memcpy(p.dst, p.src, p.n);
+      return;
+    }
+    next_.store(0);
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      busy_ = workers_.size();
+      ++generation_;
+    }
+    cv_.notify_all();
+    drain();
+    std::unique_lock<std::mutex> lock(m_);
+    done_cv_.wait(lock, [this] { return busy_ == 0; });
+  }
+
+ private:
+  void drain() {
+    for (std::size_t i; (i = next_.fetch_add(1)) < pieces_.size();)
+      std::memcpy(pieces_[i].dst, pieces_[i].src, pieces_[i].n);
+  }
+  void work() {
+    std::uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+      }
+      drain();
+      std::lock_guard<std::mutex> lock(m_);
+      if (--busy_ == 0) done_cv_.notify_one();
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::vector<copy_task> pieces_;
+  std::atomic<std::size_t> next_{0};
+  std::mutex m_;
+  std::condition_variable cv_, done_cv_;
+  std::size_t busy_ = 0;
+  std::uint64_t generation_ = 0;
+  bool stop_ = false;
+};
+
+// ---- the batch, as the host API received it (checked by the caller) --------------------------
+
+struct host_aead_job_set {
+  const algo_info* alg;
+  bool decrypt;
+  std::size_t n, tag_len;
+  const std::uint8_t* keys;
+  const std::uint8_t* nonces;
+  const std::uint8_t* second_keys;  // or null
+  const std::uint8_t* in;
+  const std::size_t* in_off;
+  const std::uint8_t* ad;           // or null
+  const std::size_t* ad_off;        // or null
+  std::uint8_t* out;
+  std::uint8_t* tags;  // encryption: written; decryption: read
+  std::uint8_t* ok;    // decryption
+};
+
+struct host_sponge_job_set {
+  const algo_info* alg;
+  std::size_t n, out_len;
+  const std::uint8_t* in;
+  const std::size_t* in_off;
+  std::uint8_t* out;
+};
+
+struct pipeline_options {
+  unsigned streams = 3;
+  std::size_t chunk_bytes = 32u << 20;
+  unsigned copy_threads = 1;
+};
+
+// Regions of one chunk's staging buffers; the device buffers have the same layout.
+struct chunk_layout {
+  std::size_t first = 0, last = 0;
+  // input arena
+  std::size_t msg_at = 0, msg_lead = 0, msg_bytes = 0;
+  std::size_t ad_at = 0, ad_lead = 0, ad_bytes = 0;
+  std::size_t off_at = 0, ad_off_at = 0, keys_at = 0, nonces_at = 0, second_at = 0,
+              tags_in_at = 0, in_size = 0;
+  // output arena
+  std::size_t out_at = 0, tags_out_at = 0, ok_at = 0, out_size = 0;
+};
+
+inline std::size_t align_up(std::size_t x, std::size_t a) { return (x + a - 1) / a * a; }
+
+// Where byte `at` of a buffer at `base` falls modulo 16: the chunk keeps it, so that jobs
+// aligned in the caller's memory stay aligned on the device (the kernels' fast path).
+inline std::size_t lead_of(const void* base, std::size_t at) {
+  return (reinterpret_cast<std::uintptr_t>(base) + at) % 16;
+}
+
+template <class Backend>
+class pipeline {
+  using stream = typename Backend::stream;
+
+  struct arena {
+    void* p = nullptr;
+    std::size_t size = 0;
+  };
+  struct slot {
+    stream s{};
+    arena host_in, host_out, dev_in, dev_out;
+    bool pending = false;
+    chunk_layout c;
+  };
+
+ public:
+  pipeline(Backend& be, const pipeline_options& opt)
+      : be_(be), opt_(opt), pool_(std::max(1u, opt.copy_threads)) {
+    slots_.resize(std::max(1u, opt.streams));
+    try {
+      for (slot& s : slots_) s.s = be_.make_stream();
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  ~pipeline() { release(); }
+  pipeline(const pipeline&) = delete;
+  pipeline& operator=(const pipeline&) = delete;
+
+  void run(const host_aead_job_set& j) {
+    const bool direct_in = be_.is_pinned(j.in), direct_out = be_.is_pinned(j.out);
+    const std::size_t meta_in = 16 + 16 + (j.second_keys ? 16 : 0) + (j.ad_off ? 8 : 0) + 8 +
+                                (j.decrypt ? j.tag_len : 0);
+    const std::size_t meta_out = j.decrypt ? 1 : j.tag_len;
+    std::size_t total = 0;
+    if (j.n != 0) total = j.in_off[j.n] - j.in_off[0] + (j.ad_off ? j.ad_off[j.n] - j.ad_off[0] : 0);
+    const std::size_t budget = chunk_budget(total + j.n * meta_in);
+    run_chunks(j.n, [&](std::size_t first) {
+      std::size_t in = 0, out = 0, i = first;
+      for (; i < j.n; ++i) {
+        const std::size_t len = j.in_off[i + 1] - j.in_off[i];
+        const std::size_t ad = j.ad_off ? j.ad_off[i + 1] - j.ad_off[i] : 0;
+        if (i != first && (in + len + ad + meta_in > budget || out + len + meta_out > budget)) break;
+        in += len + ad + meta_in;
+        out += len + meta_out;
+      }
+      return i;
+    }, [&](chunk_layout& c) { layout_aead(j, c); },
+       [&](slot& s) { stage_aead(j, s, direct_in, direct_out); },
+       [&](slot& s) { finish_aead(j, s, direct_out); });
+  }
+
+  void run(const host_sponge_job_set& j) {
+    const bool direct_in = be_.is_pinned(j.in);
+    const std::size_t total = j.n != 0 ? j.in_off[j.n] - j.in_off[0] : 0;
+    const std::size_t budget = chunk_budget(total + j.n * (8 + j.out_len));
+    run_chunks(j.n, [&](std::size_t first) {
+      std::size_t in = 0, out = 0, i = first;
+      for (; i < j.n; ++i) {
+        const std::size_t len = j.in_off[i + 1] - j.in_off[i];
+        if (i != first && (in + len + 8 > budget || out + j.out_len > budget)) break;
+        in += len + 8;
+        out += j.out_len;
+      }
+      return i;
+    }, [&](chunk_layout& c) { layout_sponge(j, c); },
+       [&](slot& s) { stage_sponge(j, s, direct_in); },
+       [&](slot& s) { finish_sponge(j, s); });
+  }
+
+ private:
+  // Chunks small enough to keep `streams` of them in flight with a few per stream, and large
+  // enough that a copy is not dominated by its fixed cost.
+  std::size_t chunk_budget(std::size_t total) const {
+    const std::size_t cap = std::max(opt_.chunk_bytes, std::size_t{4096});
+    const std::size_t floor_bytes = std::min(std::size_t{1} << 20, cap);
+    return std::clamp(total / (4 * slots_.size()), floor_bytes, cap);
+  }
+
+  template <class Next, class Layout, class Stage, class Finish>
+  void run_chunks(std::size_t n, Next next, Layout layout, Stage stage, Finish finish) {
+    std::size_t k = 0;
+    try {
+      for (std::size_t first = 0; first < n; ++k) {
+        slot& s = slots_[k % slots_.size()];
+        if (s.pending) {
+          be_.wait(s.s);
+          s.pending = false;
+          finish(s);
+        }
+        s.c = chunk_layout{};
+        s.c.first = first;
+        s.c.last = next(first);
+        layout(s.c);
+        reserve(s.host_in, s.c.in_size, true);
+        reserve(s.dev_in, s.c.in_size, false);
+        reserve(s.host_out, s.c.out_size, true);
+        reserve(s.dev_out, s.c.out_size, false);
+        stage(s);
+        s.pending = true;
+        first = s.c.last;
+      }
+      for (std::size_t i = 0; i < slots_.size(); ++i) {
+        slot& s = slots_[(k + i) % slots_.size()];
+        if (!s.pending) continue;
+        be_.wait(s.s);
+        s.pending = false;
+        finish(s);
+      }
+    } catch (...) {
+      // Nothing may still be copying from or into the caller's memory once we return.
+      for (slot& s : slots_) {
+        be_.wait_noexcept(s.s);
+        s.pending = false;
+      }
+      throw;
+    }
+  }
+
+  void reserve(arena& a, std::size_t size, bool host) {
+    if (a.size >= size) return;
+    const std::size_t want = std::max(size, a.size + a.size / 2);
+    if (a.p != nullptr) {
+      if (host) be_.free_host(a.p);
+      else be_.free_device(a.p);
+      a = arena{};
+    }
+    a.p = host ? be_.alloc_host(want) : be_.alloc_device(want);
+    a.size = want;
+  }
+
+  void release() noexcept {
+    for (slot& s : slots_) {
+      if (s.s) be_.wait_noexcept(s.s);
+      if (s.host_in.p) be_.free_host(s.host_in.p);
+      if (s.host_out.p) be_.free_host(s.host_out.p);
+      if (s.dev_in.p) be_.free_device(s.dev_in.p);
+      if (s.dev_out.p) be_.free_device(s.dev_out.p);
+      if (s.s) be_.destroy_stream(s.s);
+      s = slot{};
+    }
+  }
+
+  static std::uint8_t* at(const arena& a, std::size_t off) { return static_cast<std::uint8_t*>(a.p) + off; }
+
+  // ---- AEAD chunks ----
+
+  static void layout_aead(const host_aead_job_set& j, chunk_layout& c) {
+    const std::size_t cnt = c.last - c.first;
+    std::size_t at = 0;
+    const auto region = [&](std::size_t bytes) {
+      const std::size_t r = at;
+      at = align_up(at + bytes, 256);
+      return r;
+    };
+    c.msg_lead = lead_of(j.in, j.in_off[c.first]);
+    c.msg_bytes = j.in_off[c.last] - j.in_off[c.first];
+    c.msg_at = region(c.msg_lead + c.msg_bytes);
+    if (j.ad_off) {
+      c.ad_lead = lead_of(j.ad, j.ad_off[c.first]);
+      c.ad_bytes = j.ad_off[c.last] - j.ad_off[c.first];
+      c.ad_at = region(c.ad_lead + c.ad_bytes);
+      c.ad_off_at = region(8 * (cnt + 1));
+    }
+    c.off_at = region(8 * (cnt + 1));
+    c.keys_at = region(16 * cnt);
+    c.nonces_at = region(16 * cnt);
+    if (j.second_keys) c.second_at = region(16 * cnt);
+    if (j.decrypt) c.tags_in_at = region(j.tag_len * cnt);
+    c.in_size = at;
+    at = 0;
+    c.out_at = region(c.msg_lead + c.msg_bytes);
+    if (j.decrypt) c.ok_at = region(cnt);
+    else c.tags_out_at = region(j.tag_len * cnt);
+    c.out_size = at;
+  }
+
+  void stage_aead(const host_aead_job_set& j, slot& s, bool direct_in, bool direct_out) {
+    const chunk_layout& c = s.c;
+    const std::size_t cnt = c.last - c.first;
+    std::vector<copy_task> tasks;
+    if (!direct_in) tasks.push_back({at(s.host_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes});
+    if (j.ad_off) {
+      tasks.push_back({at(s.host_in, c.ad_at + c.ad_lead), j.ad + j.ad_off[c.first], c.ad_bytes});
+      tasks.push_back({at(s.host_in, c.ad_off_at), j.ad_off + c.first, 8 * (cnt + 1)});
+    }
+    tasks.push_back({at(s.host_in, c.off_at), j.in_off + c.first, 8 * (cnt + 1)});
+    tasks.push_back({at(s.host_in, c.keys_at), j.keys + 16 * c.first, 16 * cnt});
+    tasks.push_back({at(s.host_in, c.nonces_at), j.nonces + 16 * c.first, 16 * cnt});
+    if (j.second_keys) tasks.push_back({at(s.host_in, c.second_at), j.second_keys + 16 * c.first, 16 * cnt});
+    if (j.decrypt) tasks.push_back({at(s.host_in, c.tags_in_at), j.tags + j.tag_len * c.first, j.tag_len * cnt});
+    pool_.run(tasks);
+
+    if (direct_in) {  // the message bytes straight from the caller's pinned memory
+      const std::size_t meta = align_up(c.msg_lead + c.msg_bytes, 256);
+      be_.h2d(at(s.dev_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes, s.s);
+      be_.h2d(at(s.dev_in, meta), at(s.host_in, meta), c.in_size - meta, s.s);
+    } else {
+      be_.h2d(s.dev_in.p, s.host_in.p, c.in_size, s.s);
+    }
+    aead_batch b{};
+    b.keys = at(s.dev_in, c.keys_at);
+    b.nonces = at(s.dev_in, c.nonces_at);
+    b.second_keys = j.second_keys ? at(s.dev_in, c.second_at) : nullptr;
+    b.in = at(s.dev_in, c.msg_at);
+    b.in_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.off_at));
+    b.in_base = j.in_off[c.first] - c.msg_lead;  // modulo 2^64: only differences are used
+    if (j.ad_off) {
+      b.ad = at(s.dev_in, c.ad_at);
+      b.ad_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.ad_off_at));
+      b.ad_base = j.ad_off[c.first] - c.ad_lead;
+    }
+    b.out = at(s.dev_out, c.out_at);
+    b.tags = j.decrypt ? at(s.dev_in, c.tags_in_at) : at(s.dev_out, c.tags_out_at);
+    b.ok = j.decrypt ? at(s.dev_out, c.ok_at) : nullptr;
+    b.count = cnt;
+    b.tag_len = static_cast<std::uint32_t>(j.tag_len);
+    be_.run_aead(j.alg->id, j.decrypt, b, s.s);
+    if (direct_out) {
+      be_.d2h(j.out + j.in_off[c.first], at(s.dev_out, c.out_at + c.msg_lead), c.msg_bytes, s.s);
+      const std::size_t meta = align_up(c.msg_lead + c.msg_bytes, 256);
+      be_.d2h(at(s.host_out, meta), at(s.dev_out, meta), c.out_size - meta, s.s);
+    } else {
+      be_.d2h(s.host_out.p, s.dev_out.p, c.out_size, s.s);
+    }
+  }
+
+  void finish_aead(const host_aead_job_set& j, slot& s, bool direct_out) {
+    const chunk_layout& c = s.c;
+    const std::size_t cnt = c.last - c.first;
+    std::vector<copy_task> tasks;
+    if (!direct_out) tasks.push_back({j.out + j.in_off[c.first], at(s.host_out, c.out_at + c.msg_lead), c.msg_bytes});
+    if (j.decrypt) tasks.push_back({j.ok + c.first, at(s.host_out, c.ok_at), cnt});
+    else tasks.push_back({j.tags + j.tag_len * c.first, at(s.host_out, c.tags_out_at), j.tag_len * cnt});
+    pool_.run(tasks);
+  }
+
+  // ---- hash chunks ----
+
+  static void layout_sponge(const host_sponge_job_set& j, chunk_layout& c) {
+    const std::size_t cnt = c.last - c.first;
+    std::size_t at = 0;
+    const auto region = [&](std::size_t bytes) {
+      const std::size_t r = at;
+      at = align_up(at + bytes, 256);
+      return r;
+    };
+    c.msg_lead = lead_of(j.in, j.in_off[c.first]);
+    c.msg_bytes = j.in_off[c.last] - j.in_off[c.first];
+    c.msg_at = region(c.msg_lead + c.msg_bytes);
+    c.off_at = region(8 * (cnt + 1));
+    c.in_size = at;
+    at = 0;
+    c.out_at = region(j.out_len * cnt);
+    c.out_size = at;
+  }
+
+  void stage_sponge(const host_sponge_job_set& j, slot& s, bool direct_in) {
+    const chunk_layout& c = s.c;
+    const std::size_t cnt = c.last - c.first;
+    std::vector<copy_task> tasks;
+    if (!direct_in) tasks.push_back({at(s.host_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes});
+    tasks.push_back({at(s.host_in, c.off_at), j.in_off + c.first, 8 * (cnt + 1)});
+    pool_.run(tasks);
+    if (direct_in) {
+      be_.h2d(at(s.dev_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes, s.s);
+      be_.h2d(at(s.dev_in, c.off_at), at(s.host_in, c.off_at), c.in_size - c.off_at, s.s);
+    } else {
+      be_.h2d(s.dev_in.p, s.host_in.p, c.in_size, s.s);
+    }
+    sponge_batch b{};
+    b.in = at(s.dev_in, c.msg_at);
+    b.in_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.off_at));
+    b.in_base = j.in_off[c.first] - c.msg_lead;
+    b.out = at(s.dev_out, c.out_at);
+    b.out_len = j.out_len;
+    b.count = cnt;
+    be_.run_sponge(j.alg->id, b, s.s);
+    be_.d2h(s.host_out.p, s.dev_out.p, c.out_size, s.s);
+  }
+
+  void finish_sponge(const host_sponge_job_set& j, slot& s) {
+    const chunk_layout& c = s.c;
+    pool_.run({{j.out + j.out_len * c.first, at(s.host_out, c.out_at), j.out_len * (c.last - c.first)}});
+  }
+
+  Backend& be_;
+  pipeline_options opt_;
+  copy_pool pool_;
+  std::vector<slot> slots_;
+};
+
+}  // namespace lwc::cuda::detail

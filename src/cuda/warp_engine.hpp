@@ -1,0 +1,720 @@
+// The engine inside every lwc CUDA kernel, written once for the GPU and for a host emulation
+// that the CPU tests run. One thread (lane) owns one job at a time and takes the next job of
+// its warp's range as soon as it finishes; the warp moves the bytes of all 32 lanes between
+// global and shared memory in 16-byte pieces that consecutive lanes take in turn, so global
+// memory is read and written in whole lines whatever the job lengths and alignments. The
+// cryptography is the portable core's: the same permutation, IVs, rates and byte orders
+// (lwc::ascon::permute and the traits of aead.hpp / hash.hpp). docs/cuda.md has the design.
+//
+// Step order of one warp iteration (run_warp): refill idle lanes, plan (each lane names the
+// bytes it needs next), stage_in (the warp copies them into the lanes' rows), process (each
+// lane runs its blocks on its row, in place), stage_out (the warp writes the rows' outputs),
+// after_store (a lane whose tag failed zeroes its plaintext). On the GPU the steps are
+// separated by __syncwarp(); the host emulation runs each step for lanes 0..31 in turn, which
+// is one of the schedules the GPU may take, since within a step no lane reads what another
+// lane writes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <lwc/ascon/aead.hpp>
+#include <lwc/ascon/hash.hpp>
+
+namespace lwc::cuda::detail {
+
+// ---- job tables (device pointers on the GPU, host pointers in the emulation) ---------------
+
+// Job i: message in + (in_off[i] - in_base) of in_off[i + 1] - in_off[i] bytes, associated
+// data likewise (no ad_off: none), output at out + (in_off[i] - in_base), tag at
+// tags + i * tag_len, verification flag ok[i] (decryption only).
+struct aead_batch {
+  const std::uint8_t* keys;         // count * 16
+  const std::uint8_t* nonces;       // count * 16
+  const std::uint8_t* second_keys;  // count * 16, or null (nonce masking, ascon-aead128)
+  const std::uint8_t* in;
+  const std::size_t* in_off;  // count + 1 entries
+  std::size_t in_base;
+  const std::uint8_t* ad;
+  const std::size_t* ad_off;  // count + 1 entries, or null
+  std::size_t ad_base;
+  std::uint8_t* out;
+  std::uint8_t* tags;  // written by encryption, read by decryption
+  std::uint8_t* ok;
+  std::size_t count;
+  std::uint32_t tag_len;
+};
+
+// Job i: in + (in_off[i] - in_base) .. in + (in_off[i + 1] - in_base), output at
+// out + i * out_len.
+struct sponge_batch {
+  const std::uint8_t* in;
+  const std::size_t* in_off;
+  std::size_t in_base;
+  std::uint8_t* out;
+  std::size_t out_len;
+  std::size_t count;
+};
+
+// ---- shared memory ---------------------------------------------------------------------------
+
+inline constexpr unsigned warp_lanes = 32;
+// Bytes a lane takes per step: a multiple of every rate. 256 keeps 16 pieces per row, so a
+// step's copy loop is 16 coalesced iterations per lane (see docs/cuda.md for the occupancy).
+inline constexpr unsigned stage_bytes = 256;
+inline constexpr unsigned pieces_in = stage_bytes / 16;
+// A destination that is not 16-byte aligned touches one more 16-byte piece.
+inline constexpr unsigned pieces_out = pieces_in + 1;
+// An odd number of 16-byte pieces between rows: the 8 lanes of each phase of a 128-bit
+// shared access then hit 8 different groups of 4 banks (no bank conflict).
+inline constexpr unsigned row_stride = 16 * pieces_out;
+static_assert((row_stride / 16) % 2 == 1);
+
+struct stage_desc {
+  std::uintptr_t src;  // next input bytes of the lane's job
+  std::uintptr_t dst;  // where the lane's output row goes
+  std::uint32_t n_in;
+  std::uint32_t n_out;
+};
+
+struct warp_shared {
+  alignas(16) std::uint8_t rows[warp_lanes][row_stride];
+  stage_desc desc[warp_lanes];
+};
+
+// ---- memory access ---------------------------------------------------------------------------
+// On the GPU: native (little-endian) aligned loads and stores. On the host: the byte-order
+// explicit helpers of the core, which give the same values on any host.
+
+struct piece {
+  std::uint32_t w[4];
+};
+
+template <class T>
+LWC_HD inline const T* as_ptr(std::uintptr_t a) {
+  return reinterpret_cast<const T*>(a);
+}
+template <class T>
+LWC_HD inline T* as_mut_ptr(std::uintptr_t a) {
+  return reinterpret_cast<T*>(a);
+}
+
+LWC_HD inline std::uint32_t gload32(std::uintptr_t a) {
+#if defined(__CUDA_ARCH__)
+  return *as_ptr<std::uint32_t>(a);
+#else
+  return load_le32(as_ptr<std::uint8_t>(a));
+#endif
+}
+LWC_HD inline piece gload16(std::uintptr_t a) {
+#if defined(__CUDA_ARCH__)
+  const uint4 v = *as_ptr<uint4>(a);
+  return {{v.x, v.y, v.z, v.w}};
+#else
+  const std::uint8_t* p = as_ptr<std::uint8_t>(a);
+  return {{load_le32(p), load_le32(p + 4), load_le32(p + 8), load_le32(p + 12)}};
+#endif
+}
+LWC_HD inline void gstore32(std::uintptr_t a, std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  *as_mut_ptr<std::uint32_t>(a) = x;
+#else
+  store_le32(as_mut_ptr<std::uint8_t>(a), x);
+#endif
+}
+LWC_HD inline void gstore16(std::uintptr_t a, const piece& v) {
+#if defined(__CUDA_ARCH__)
+  *as_mut_ptr<uint4>(a) = make_uint4(v.w[0], v.w[1], v.w[2], v.w[3]);
+#else
+  std::uint8_t* p = as_mut_ptr<std::uint8_t>(a);
+  for (int i = 0; i < 4; ++i) store_le32(p + 4 * i, v.w[i]);
+#endif
+}
+LWC_HD inline void gstore8(std::uintptr_t a, std::uint32_t x) {
+  *as_mut_ptr<std::uint8_t>(a) = static_cast<std::uint8_t>(x);
+}
+
+// Row offsets are multiples of the access size; rows are 16-byte aligned.
+LWC_HD inline std::uint32_t row_load32(const std::uint8_t* row, unsigned off) {
+#if defined(__CUDA_ARCH__)
+  return *reinterpret_cast<const std::uint32_t*>(row + off);
+#else
+  return load_le32(row + off);
+#endif
+}
+LWC_HD inline std::uint64_t row_load64(const std::uint8_t* row, unsigned off) {
+#if defined(__CUDA_ARCH__)
+  return *reinterpret_cast<const std::uint64_t*>(row + off);
+#else
+  return load_le64(row + off);
+#endif
+}
+LWC_HD inline void row_store64(std::uint8_t* row, unsigned off, std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<std::uint64_t*>(row + off) = x;
+#else
+  store_le64(row + off, x);
+#endif
+}
+LWC_HD inline piece row_load16(const std::uint8_t* row, unsigned off) {
+#if defined(__CUDA_ARCH__)
+  const uint4 v = *reinterpret_cast<const uint4*>(row + off);
+  return {{v.x, v.y, v.z, v.w}};
+#else
+  return {{load_le32(row + off), load_le32(row + off + 4), load_le32(row + off + 8),
+           load_le32(row + off + 12)}};
+#endif
+}
+LWC_HD inline void row_store16(std::uint8_t* row, unsigned off, const piece& v) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<uint4*>(row + off) = make_uint4(v.w[0], v.w[1], v.w[2], v.w[3]);
+#else
+  for (int i = 0; i < 4; ++i) store_le32(row + off + 4 * i, v.w[i]);
+#endif
+}
+
+// (hi:lo) >> 8 * m, low word; m in 0..3.
+LWC_HD inline std::uint32_t shift_pair(std::uint32_t lo, std::uint32_t hi, unsigned m) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_r(lo, hi, 8 * m);
+#else
+  return m == 0 ? lo : (lo >> (8 * m)) | (hi << (32 - 8 * m));
+#endif
+}
+
+LWC_HD inline std::uint64_t bswap64(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  const std::uint32_t lo = static_cast<std::uint32_t>(x), hi = static_cast<std::uint32_t>(x >> 32);
+  return static_cast<std::uint64_t>(__byte_perm(lo, 0, 0x0123)) << 32 | __byte_perm(hi, 0, 0x0123);
+#else
+  x = (x & 0x00ff00ff00ff00ffull) << 8 | ((x >> 8) & 0x00ff00ff00ff00ffull);
+  x = (x & 0x0000ffff0000ffffull) << 16 | ((x >> 16) & 0x0000ffff0000ffffull);
+  return x << 32 | x >> 32;
+#endif
+}
+
+// Converts between a little-endian load of 8 bytes and the mode's state word (Lanes::load).
+template <class Lanes>
+LWC_HD inline std::uint64_t le_to_lane(std::uint64_t x) {
+  if constexpr (Lanes::shift(0) == 0) {
+    return x;
+  } else {
+    return bswap64(x);
+  }
+}
+
+// State-word mask of the first `n` (0..8) bytes of an 8-byte block in the mode's byte order.
+template <class Lanes>
+LWC_HD inline std::uint64_t lane_prefix_mask(unsigned n) {
+  if (n >= 8) return ~std::uint64_t{0};
+  if (n == 0) return 0;
+  if constexpr (Lanes::shift(0) == 0) {
+    return (std::uint64_t{1} << (8 * n)) - 1;
+  } else {
+    return ~std::uint64_t{0} << (64 - 8 * n);
+  }
+}
+
+// XORs the padding after r (0 .. rate - 1) bytes of a block into the state. Selects instead of
+// indexing x[r / 8]: a run-time index would move the whole state out of registers on the GPU.
+template <class Lanes, unsigned Rate>
+LWC_HD inline void xor_padding(ascon::state& s, unsigned r) {
+  const std::uint64_t p = Lanes::pad(r % 8);
+  if constexpr (Rate == 8) {
+    s.x[0] ^= p;
+  } else {
+    static_assert(Rate == 16);
+    s.x[0] ^= r < 8 ? p : 0;
+    s.x[1] ^= r < 8 ? 0 : p;
+  }
+}
+
+// 8 bytes at any address as a little-endian word.
+LWC_HD inline std::uint64_t gload_le64(std::uintptr_t a) {
+#if defined(__CUDA_ARCH__)
+  if ((a & 7) == 0) return *as_ptr<std::uint64_t>(a);
+  if ((a & 3) == 0) return std::uint64_t{gload32(a)} | std::uint64_t{gload32(a + 4)} << 32;
+#endif
+  return load_le64(as_ptr<std::uint8_t>(a));
+}
+
+// The first n (0..16) bytes at a as two little-endian words, zero beyond n.
+LWC_HD inline void gload_le_bytes(std::uintptr_t a, unsigned n, std::uint64_t& w0,
+                                  std::uint64_t& w1) {
+  w0 = 0;
+  w1 = 0;
+  if ((a & 3) == 0 && (n & 3) == 0) {
+    for (unsigned i = 0; i < n; i += 4) {
+      const std::uint64_t x = gload32(a + i);
+      if (i < 8) w0 |= x << (8 * i);
+      else w1 |= x << (8 * (i - 8));
+    }
+    return;
+  }
+  const std::uint8_t* p = as_ptr<std::uint8_t>(a);
+  for (unsigned i = 0; i < n; ++i) {
+    if (i < 8) w0 |= std::uint64_t{p[i]} << (8 * i);
+    else w1 |= std::uint64_t{p[i]} << (8 * (i - 8));
+  }
+}
+LWC_HD inline void gstore_le_bytes(std::uintptr_t a, unsigned n, std::uint64_t w0,
+                                   std::uint64_t w1) {
+  if ((a & 3) == 0 && (n & 3) == 0) {
+    for (unsigned i = 0; i < n; i += 4) {
+      const std::uint64_t x = i < 8 ? w0 >> (8 * i) : w1 >> (8 * (i - 8));
+      gstore32(a + i, static_cast<std::uint32_t>(x));
+    }
+    return;
+  }
+  for (unsigned i = 0; i < n; ++i)
+    gstore8(a + i, static_cast<std::uint32_t>(i < 8 ? w0 >> (8 * i) : w1 >> (8 * (i - 8))));
+}
+
+LWC_HD inline void zero_range(std::uintptr_t a, std::size_t n) {
+  const std::uintptr_t end = a + n;
+  for (; a < end && (a & 3) != 0; ++a) gstore8(a, 0);
+  for (; a + 4 <= end; a += 4) gstore32(a, 0);
+  for (; a < end; ++a) gstore8(a, 0);
+}
+
+// The aligned word at a, with the bytes outside [lo, hi) taken as zero and never read: a job's
+// range is read and written to the byte, so neighbouring jobs (other threads) are untouched.
+LWC_HD inline std::uint32_t load_word_clipped(std::uintptr_t a, std::uintptr_t lo,
+                                              std::uintptr_t hi) {
+  if (a >= lo && a + 4 <= hi) return gload32(a);
+  std::uint32_t x = 0;
+  for (unsigned b = 0; b < 4; ++b)
+    if (a + b >= lo && a + b < hi) x |= std::uint32_t{*as_ptr<std::uint8_t>(a + b)} << (8 * b);
+  return x;
+}
+
+// Bytes [16u, 16u + 16) of the n bytes at src, zero beyond n.
+LWC_HD inline piece load_piece(std::uintptr_t src, std::uint32_t n, unsigned u) {
+  const std::uintptr_t p = src + 16 * u, end = src + n;
+  if ((p & 15) == 0 && p + 16 <= end) return gload16(p);
+  const unsigned m = static_cast<unsigned>(p & 3);
+  const std::uintptr_t a = p - m;
+  std::uint32_t w[5];
+  for (unsigned q = 0; q < 4; ++q) w[q] = load_word_clipped(a + 4 * q, src, end);
+  w[4] = m != 0 ? load_word_clipped(a + 16, src, end) : 0;
+  piece r;
+  for (unsigned i = 0; i < 4; ++i) r.w[i] = shift_pair(w[i], w[i + 1], m);
+  return r;
+}
+
+// Writes the part of the n output bytes at dst that falls in destination piece u: with
+// dst 16-byte aligned, output bytes [16u, 16u + 16); otherwise the aligned words
+// 4u .. 4u + 3 counted from dst rounded down to 4 bytes (each word has one writer).
+LWC_HD inline void store_piece(std::uintptr_t dst, std::uint32_t n, const std::uint8_t* row,
+                               unsigned u) {
+  const std::uintptr_t end = dst + n;
+  if ((dst & 15) == 0) {
+    const std::uintptr_t p = dst + 16 * u;
+    if (p >= end) return;
+    if (p + 16 <= end) {
+      gstore16(p, row_load16(row, 16 * u));
+      return;
+    }
+    for (unsigned b = 0; p + b < end; ++b) gstore8(p + b, row[16 * u + b]);
+    return;
+  }
+  const unsigned m = static_cast<unsigned>(dst & 3);
+  const std::uintptr_t a = dst - m;
+  for (unsigned q = 0; q < 4; ++q) {
+    const unsigned g = 4 * u + q;
+    const std::uintptr_t wa = a + 4 * g;
+    if (wa >= end) break;
+    // Destination word g holds output bytes 4g - m .. 4g - m + 3: the top m bytes of row
+    // word g - 1 and the low 4 - m bytes of row word g.
+    const std::uint32_t hi = row_load32(row, 4 * g);
+    const std::uint32_t lo = g != 0 ? row_load32(row, 4 * g - 4) : 0;
+    const std::uint32_t x = m != 0 ? shift_pair(lo, hi, 4 - m) : hi;
+    if (wa >= dst && wa + 4 <= end) {
+      gstore32(wa, x);
+    } else {
+      for (unsigned b = 0; b < 4; ++b)
+        if (wa + b >= dst && wa + b < end) gstore8(wa + b, x >> (8 * b));
+    }
+  }
+}
+
+// Lane `lane`'s share of copying every lane's planned input into its row. Piece k of the
+// warp (k = lane, lane + 32, ...) is piece k % pieces_in of row k / pieces_in, so the 32
+// lanes of one iteration read two rows' worth of consecutive bytes.
+LWC_HD inline void stage_in(warp_shared& sh, unsigned lane) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll 4
+#endif
+  for (unsigned k = lane; k < warp_lanes * pieces_in; k += warp_lanes) {
+    const unsigned j = k / pieces_in, u = k % pieces_in;
+    const stage_desc& d = sh.desc[j];
+    if (16 * u < d.n_in) row_store16(sh.rows[j], 16 * u, load_piece(d.src, d.n_in, u));
+  }
+}
+
+LWC_HD inline void stage_out(warp_shared& sh, unsigned lane) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll 4
+#endif
+  for (unsigned k = lane; k < warp_lanes * pieces_out; k += warp_lanes) {
+    const unsigned j = k / pieces_out, u = k % pieces_out;
+    const stage_desc& d = sh.desc[j];
+    if (d.n_out != 0) store_piece(d.dst, d.n_out, sh.rows[j], u);
+  }
+}
+
+template <class T>
+LWC_HD inline T min_of(T a, T b) {
+  return a < b ? a : b;
+}
+
+// ---- AEAD lanes ------------------------------------------------------------------------------
+
+enum class lane_phase : std::uint8_t { idle, associated_data, message, squeeze };
+
+// One job of an Ascon AEAD with a 128-bit key (Ascon-AEAD128, Ascon-128, Ascon-128a), the
+// block loop of lwc::ascon::aead_algorithm with the state in registers and the bytes in the
+// lane's shared-memory row.
+template <class Traits, bool Decrypt>
+struct aead_lane {
+  using lanes = typename Traits::lanes;
+  static constexpr unsigned rate = Traits::rate;
+  static constexpr int rounds = Traits::rounds;
+  static_assert(Traits::key_size == 16, "the CUDA engine runs 128-bit-key AEADs");
+  static_assert(stage_bytes % rate == 0);
+
+  ascon::state s{};
+  std::uint64_t k1 = 0, k2 = 0;
+  std::size_t job = 0;
+  std::uintptr_t seg = 0;  // next input byte of the current segment (AD, then message)
+  std::uintptr_t out = 0;  // next output byte
+  std::size_t rem = 0;     // bytes of the segment not yet staged
+  lane_phase phase = lane_phase::idle;
+  bool wipe = false;  // verification failed: zero the job's output after this step's stores
+
+  LWC_HD bool idle() const { return phase == lane_phase::idle; }
+
+  LWC_HD void start(const aead_batch& b, std::size_t i) {
+    job = i;
+    const std::size_t m0 = b.in_off[i], m1 = b.in_off[i + 1];
+    std::size_t a0 = 0, a1 = 0;
+    if (b.ad_off != nullptr) {
+      a0 = b.ad_off[i];
+      a1 = b.ad_off[i + 1];
+    }
+    // Offsets in device memory are not checked by the host; a decreasing pair skips the job
+    // (and fails it when decrypting) rather than running over other jobs' memory.
+    if (m1 < m0 || a1 < a0) {
+      if constexpr (Decrypt) b.ok[i] = 0;
+      return;
+    }
+    const std::uintptr_t key = reinterpret_cast<std::uintptr_t>(b.keys) + 16 * i;
+    const std::uintptr_t nonce = reinterpret_cast<std::uintptr_t>(b.nonces) + 16 * i;
+    k1 = le_to_lane<lanes>(gload_le64(key));
+    k2 = le_to_lane<lanes>(gload_le64(key + 8));
+    std::uint64_t n0 = le_to_lane<lanes>(gload_le64(nonce));
+    std::uint64_t n1 = le_to_lane<lanes>(gload_le64(nonce + 8));
+    if constexpr (Traits::nonce_masking) {
+      if (b.second_keys != nullptr) {
+        const std::uintptr_t k = reinterpret_cast<std::uintptr_t>(b.second_keys) + 16 * i;
+        n0 ^= le_to_lane<lanes>(gload_le64(k));
+        n1 ^= le_to_lane<lanes>(gload_le64(k + 8));
+      }
+    }
+    s = ascon::state{{Traits::iv, k1, k2, n0, n1}};
+    ascon::permute<12>(s);
+    s.x[3] ^= k1;
+    s.x[4] ^= k2;
+    out = reinterpret_cast<std::uintptr_t>(b.out) + (m0 - b.in_base);
+    if (a1 != a0) {
+      phase = lane_phase::associated_data;
+      seg = reinterpret_cast<std::uintptr_t>(b.ad) + (a0 - b.ad_base);
+      rem = a1 - a0;
+    } else {
+      s.x[4] ^= lanes::dsep;
+      begin_message(b);
+    }
+  }
+
+  LWC_HD void plan(stage_desc& d) const {
+    d.src = seg;
+    d.n_in = idle() ? 0u : static_cast<std::uint32_t>(min_of<std::size_t>(rem, stage_bytes));
+    d.dst = 0;
+    d.n_out = 0;
+  }
+
+  LWC_HD void process(const aead_batch& b, std::uint8_t* row, stage_desc& d) {
+    if (idle()) return;
+    const unsigned n = d.n_in;
+    const bool last = n == rem;
+    seg += n;
+    rem -= n;
+    if (phase == lane_phase::associated_data) {
+      unsigned off = 0;
+      for (; off + rate <= n; off += rate) {
+        s.x[0] ^= le_to_lane<lanes>(row_load64(row, off));
+        if constexpr (rate == 16) s.x[1] ^= le_to_lane<lanes>(row_load64(row, off + 8));
+        ascon::permute<rounds>(s);
+      }
+      if (!last) return;
+      const unsigned r = n - off;  // the row is zero beyond n inside its last piece
+      if (r != 0) {
+        s.x[0] ^= le_to_lane<lanes>(row_load64(row, off));
+        if constexpr (rate == 16) s.x[1] ^= le_to_lane<lanes>(row_load64(row, off + 8));
+      }
+      xor_padding<lanes, rate>(s, r);
+      ascon::permute<rounds>(s);
+      s.x[4] ^= lanes::dsep;
+      begin_message(b);
+      if (rem == 0) {  // empty message: its padding block, then the tag
+        s.x[0] ^= lanes::pad(0);
+        finish(b);
+      }
+      return;
+    }
+    unsigned off = 0;
+    for (; off + rate <= n; off += rate) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (unsigned w = 0; w < rate / 8; ++w) {
+        const std::uint64_t x = le_to_lane<lanes>(row_load64(row, off + 8 * w));
+        if constexpr (Decrypt) {
+          row_store64(row, off + 8 * w, le_to_lane<lanes>(s.x[w] ^ x));
+          s.x[w] = x;
+        } else {
+          s.x[w] ^= x;
+          row_store64(row, off + 8 * w, le_to_lane<lanes>(s.x[w]));
+        }
+      }
+      ascon::permute<rounds>(s);
+    }
+    d.dst = out;
+    d.n_out = n;
+    out += n;
+    if (!last) return;
+    const unsigned r = n - off;
+    if (r != 0) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (unsigned w = 0; w < rate / 8; ++w) {
+        const std::uint64_t x = le_to_lane<lanes>(row_load64(row, off + 8 * w));
+        if constexpr (Decrypt) {
+          const std::uint64_t p = s.x[w] ^ x;
+          row_store64(row, off + 8 * w, le_to_lane<lanes>(p));
+          s.x[w] ^= p & lane_prefix_mask<lanes>(r > 8 * w ? r - 8 * w : 0);
+        } else {
+          s.x[w] ^= x;
+          row_store64(row, off + 8 * w, le_to_lane<lanes>(s.x[w]));
+        }
+      }
+    }
+    xor_padding<lanes, rate>(s, r);
+    finish(b);
+  }
+
+  LWC_HD void after_store(const aead_batch& b) {
+    if (!wipe) return;
+    wipe = false;
+    const std::size_t m0 = b.in_off[job], m1 = b.in_off[job + 1];
+    zero_range(reinterpret_cast<std::uintptr_t>(b.out) + (m0 - b.in_base), m1 - m0);
+  }
+
+ private:
+  LWC_HD void begin_message(const aead_batch& b) {
+    const std::size_t m0 = b.in_off[job], m1 = b.in_off[job + 1];
+    phase = lane_phase::message;
+    seg = reinterpret_cast<std::uintptr_t>(b.in) + (m0 - b.in_base);
+    rem = m1 - m0;
+  }
+
+  LWC_HD void finish(const aead_batch& b) {
+    s.x[rate / 8] ^= k1;
+    s.x[rate / 8 + 1] ^= k2;
+    ascon::permute<12>(s);
+    const std::uint64_t t0 = le_to_lane<lanes>(s.x[3] ^ k1);
+    const std::uint64_t t1 = le_to_lane<lanes>(s.x[4] ^ k2);
+    const std::uintptr_t tag = reinterpret_cast<std::uintptr_t>(b.tags) + job * b.tag_len;
+    phase = lane_phase::idle;
+    if constexpr (!Decrypt) {
+      gstore_le_bytes(tag, b.tag_len, t0, t1);
+    } else {
+      std::uint64_t e0, e1;
+      gload_le_bytes(tag, b.tag_len, e0, e1);
+      // Every tag byte is compared; only the verdict is used (it is public: it is returned).
+      const unsigned n0 = b.tag_len < 8 ? b.tag_len : 8u;
+      const std::uint64_t m0 = n0 == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n0)) - 1;
+      const unsigned n1 = b.tag_len - n0;
+      const std::uint64_t m1 = n1 == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n1)) - 1;
+      const std::uint64_t diff = ((t0 ^ e0) & m0) | ((t1 ^ e1) & m1);
+      const std::uint8_t ok = static_cast<std::uint8_t>(1 ^ ((diff | (0 - diff)) >> 63));
+      b.ok[job] = ok;
+      wipe = ok == 0;
+    }
+  }
+};
+
+// ---- hash and XOF lanes ----------------------------------------------------------------------
+
+// The state after p^12 of the IV, as scalars so that device code may read them.
+template <class Params>
+struct sponge_start {
+  static constexpr ascon::state s = ascon::detail::sponge<Params>::initial_state();
+  static constexpr std::uint64_t x0 = s.x[0], x1 = s.x[1], x2 = s.x[2], x3 = s.x[3], x4 = s.x[4];
+};
+
+// One job of an unkeyed Ascon sponge with 8-byte rates (Ascon-Hash256, Ascon-XOF128): the
+// loop of lwc::ascon::detail::sponge.
+template <class Params>
+struct sponge_lane {
+  using lanes = typename Params::lanes;
+  static_assert(Params::in_rate == 8 && Params::out_rate == 8 && !Params::keyed);
+
+  ascon::state s{};
+  std::size_t job = 0;
+  std::uintptr_t seg = 0;
+  std::uintptr_t out = 0;
+  std::size_t rem = 0;
+  std::size_t out_rem = 0;
+  lane_phase phase = lane_phase::idle;
+  bool squeezed = false;
+
+  LWC_HD bool idle() const { return phase == lane_phase::idle; }
+
+  LWC_HD void start(const sponge_batch& b, std::size_t i) {
+    job = i;
+    const std::size_t m0 = b.in_off[i], m1 = b.in_off[i + 1];
+    if (m1 < m0) return;
+    using st = sponge_start<Params>;
+    s = ascon::state{{st::x0, st::x1, st::x2, st::x3, st::x4}};
+    seg = reinterpret_cast<std::uintptr_t>(b.in) + (m0 - b.in_base);
+    rem = m1 - m0;
+    out = reinterpret_cast<std::uintptr_t>(b.out) + i * b.out_len;
+    out_rem = b.out_len;
+    squeezed = false;
+    phase = lane_phase::message;
+  }
+
+  LWC_HD void plan(stage_desc& d) const {
+    d.src = seg;
+    d.n_in = phase == lane_phase::message
+                 ? static_cast<std::uint32_t>(min_of<std::size_t>(rem, stage_bytes))
+                 : 0u;
+    d.dst = 0;
+    d.n_out = 0;
+  }
+
+  LWC_HD void process(const sponge_batch&, std::uint8_t* row, stage_desc& d) {
+    if (idle()) return;
+    if (phase == lane_phase::message) {
+      const unsigned n = d.n_in;
+      const bool last = n == rem;
+      seg += n;
+      rem -= n;
+      unsigned off = 0;
+      for (; off + 8 <= n; off += 8) {
+        s.x[0] ^= le_to_lane<lanes>(row_load64(row, off));
+        ascon::permute<Params::absorb_rounds>(s);
+      }
+      if (!last) return;
+      const unsigned r = n - off;
+      if (r != 0) s.x[0] ^= le_to_lane<lanes>(row_load64(row, off));
+      xor_padding<lanes, 8>(s, r);
+      ascon::permute<12>(s);
+      phase = lane_phase::squeeze;
+    }
+    // The row is free once the input is absorbed: squeeze into it in the same step.
+    const unsigned k = static_cast<unsigned>(min_of<std::size_t>(out_rem, stage_bytes));
+    for (unsigned off = 0; off < k; off += 8) {
+      if (squeezed) ascon::permute<Params::squeeze_rounds>(s);
+      squeezed = true;
+      row_store64(row, off, le_to_lane<lanes>(s.x[0]));
+    }
+    d.dst = out;
+    d.n_out = k;
+    out += k;
+    out_rem -= k;
+    if (out_rem == 0) phase = lane_phase::idle;
+  }
+
+  LWC_HD void after_store(const sponge_batch&) {}
+};
+
+// ---- the warp loop ---------------------------------------------------------------------------
+
+LWC_HD inline unsigned popcount32(std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<unsigned>(__popc(x));
+#else
+  return static_cast<unsigned>(__builtin_popcount(x));
+#endif
+}
+
+// Jobs [first, last) of warp w out of `warps`: equal counts, contiguous, so that the lanes of
+// a warp start on neighbouring keys, nonces and messages.
+struct job_range {
+  std::size_t first, last;
+};
+LWC_HD inline job_range warp_jobs(std::size_t count, std::size_t warps, std::size_t w) {
+  const std::size_t per = count / warps, extra = count % warps;
+  const std::size_t first = w * per + min_of(w, extra);
+  return {first, first + per + (w < extra ? 1 : 0)};
+}
+
+// Warp is device_warp (one lane per thread) or host_warp (all lanes in one thread); both give
+// ballot(f) over the lanes, each(f) for every lane, sync() between steps and shared().
+template <class Warp, class Batch>
+LWC_HD void run_warp(Warp& w, const Batch& b, job_range jobs) {
+  std::size_t next = jobs.first;
+  for (;;) {
+    // Refill idle lanes from the warp's range, in lane order; a job rejected by start() leaves
+    // its lane idle for the next round.
+    for (;;) {
+      const std::uint32_t idle = w.ballot([](const auto& L) { return L.idle(); });
+      if (idle == 0 || next >= jobs.last) break;
+      const std::size_t base = next;
+      w.each([&](auto& L, unsigned lane) {
+        if (((idle >> lane) & 1) == 0) return;
+        const std::size_t i = base + popcount32(idle & ((1u << lane) - 1));
+        if (i < jobs.last) L.start(b, i);
+      });
+      next += popcount32(idle);
+    }
+    if (w.ballot([](const auto& L) { return !L.idle(); }) == 0) return;
+    w.each([&](auto& L, unsigned lane) { L.plan(w.shared().desc[lane]); });
+    w.sync();
+    w.each([&](auto&, unsigned lane) { stage_in(w.shared(), lane); });
+    w.sync();
+    w.each([&](auto& L, unsigned lane) {
+      L.process(b, w.shared().rows[lane], w.shared().desc[lane]);
+    });
+    w.sync();
+    w.each([&](auto&, unsigned lane) { stage_out(w.shared(), lane); });
+    w.sync();
+    w.each([&](auto& L, unsigned) { L.after_store(b); });
+  }
+}
+
+// The host emulation: every lane of one warp, in one thread.
+template <class Lane>
+struct host_warp {
+  Lane lanes[warp_lanes]{};
+  warp_shared* sh;
+
+  template <class F>
+  std::uint32_t ballot(F f) const {
+    std::uint32_t m = 0;
+    for (unsigned i = 0; i < warp_lanes; ++i)
+      if (f(lanes[i])) m |= 1u << i;
+    return m;
+  }
+  template <class F>
+  void each(F f) {
+    for (unsigned i = 0; i < warp_lanes; ++i) f(lanes[i], i);
+  }
+  void sync() {}
+  warp_shared& shared() { return *sh; }
+};
+
+}  // namespace lwc::cuda::detail

@@ -1,0 +1,442 @@
+// The CUDA engine on a real device, through its public API (<lwc/cuda.hpp>): the KAT files,
+// random batches of every shape (device pointers on a stream, host memory pageable and
+// pinned), batches of up to 2^20 jobs of mixed lengths up to 16 KiB with tampered jobs, all
+// compared byte for byte with the portable core. Without a device every GPU test is skipped
+// (ctest reports them as skipped); the argument checks and the no-device errors run anyway.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <lwc/cuda.hpp>
+
+#include "checks.hpp"
+
+namespace {
+
+using namespace lwc::cuda::test;
+namespace d = lwc::cuda::detail;
+namespace lc = lwc::cuda;
+namespace lb = lwc::batch;
+
+#define LWC_REQUIRE_GPU()                                                      \
+  do {                                                                         \
+    if (!lc::available()) GTEST_SKIP() << "no CUDA device: GPU tests skipped"; \
+  } while (0)
+
+void cuda_ok(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// Device memory holding a copy of host bytes.
+class device_mem {
+ public:
+  device_mem(const void* src, std::size_t n) : n_(n) {
+    cuda_ok(cudaMalloc(&p_, std::max<std::size_t>(n, 1)), "cudaMalloc");
+    if (n != 0) cuda_ok(cudaMemcpy(p_, src, n, cudaMemcpyHostToDevice), "copy to the device");
+  }
+  ~device_mem() { (void)cudaFree(p_); }
+  device_mem(const device_mem&) = delete;
+  device_mem& operator=(const device_mem&) = delete;
+  std::uint8_t* bytes() { return static_cast<std::uint8_t*>(p_); }
+  void copy_to(void* dst) const {
+    if (n_ != 0) cuda_ok(cudaMemcpy(dst, p_, n_, cudaMemcpyDeviceToHost), "copy to the host");
+  }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t n_;
+};
+
+// A host buffer on the device with its guard, at the same offset from a 256-byte boundary:
+// device jobs see the alignments the case was built with, and writes in front show up.
+struct device_buffer {
+  buffer* host;
+  device_mem mem;
+  explicit device_buffer(buffer& b) : host(&b), mem(b.raw(), b.raw_size()) {}
+  std::uint8_t* data() { return mem.bytes() + host->shift(); }
+  lwc::bytes_span span() { return {data(), host->size()}; }
+  void copy_back() { mem.copy_to(host->raw()); }
+};
+
+struct device_offsets {
+  device_mem mem;
+  std::size_t n;
+  explicit device_offsets(const std::vector<std::size_t>& v) : mem(v.data(), 8 * v.size()), n(v.size()) {}
+  std::span<const std::size_t> span() { return {reinterpret_cast<const std::size_t*>(mem.bytes()), n}; }
+};
+
+// ---- runners: one batch through one entry point ----------------------------------------------
+
+void run_device(aead_case& c, bool decrypt, std::uint8_t* ok, cudaStream_t stream) {
+  const std::size_t n = c.n();
+  device_buffer keys(c.keys), nonces(c.nonces), in(c.in), tags(c.tags);
+  device_offsets off(c.in_off);
+  std::unique_ptr<device_buffer> ad, second, out;
+  std::unique_ptr<device_offsets> ad_off;
+  if (!c.ad_off.empty()) {
+    ad = std::make_unique<device_buffer>(c.ad);
+    ad_off = std::make_unique<device_offsets>(c.ad_off);
+  }
+  if (c.shape.masking) second = std::make_unique<device_buffer>(c.second_keys);
+  if (!c.shape.in_place) out = std::make_unique<device_buffer>(c.out);
+  std::vector<std::uint8_t> ok_init(n, 0x77);
+  device_mem ok_dev(ok_init.data(), n);
+  lb::packed_aead_inputs x;
+  x.keys = keys.span();
+  x.nonces = nonces.span();
+  x.in = {in.span(), off.span()};
+  if (ad) x.ad = {ad->span(), ad_off->span()};
+  if (second) x.second_keys = second->span();
+  device_buffer& o = out ? *out : in;
+  if (decrypt) {
+    lc::decrypt_packed_async(c.alg->name, x, tags.span(), o.span(), {ok_dev.bytes(), n}, c.shape.tag_len, stream);
+  } else {
+    lc::encrypt_packed_async(c.alg->name, x, o.span(), tags.span(), c.shape.tag_len, stream);
+  }
+  cuda_ok(cudaStreamSynchronize(stream), "running the batch");
+  o.copy_back();
+  tags.copy_back();
+  if (decrypt) ok_dev.copy_to(ok);
+}
+
+lb::packed_aead_inputs host_inputs(aead_case& c) {
+  lb::packed_aead_inputs x;
+  x.keys = {c.keys.data(), c.keys.size()};
+  x.nonces = {c.nonces.data(), c.nonces.size()};
+  x.in = {{c.in.data(), c.in.size()}, c.in_off};
+  if (!c.ad_off.empty()) x.ad = {{c.ad.data(), c.ad.size()}, c.ad_off};
+  if (c.shape.masking) x.second_keys = {c.second_keys.data(), c.second_keys.size()};
+  return x;
+}
+
+void run_host(aead_case& c, bool decrypt, std::uint8_t* ok, const lc::host_options& opt) {
+  const lb::packed_aead_inputs x = host_inputs(c);
+  const lwc::bytes_span out{c.out_data(), c.in.size()};
+  const lwc::bytes_span tags{c.tags.data(), c.tags.size()};
+  if (decrypt) {
+    const std::size_t good = lc::decrypt_packed(c.alg->name, x, tags, out, {ok, c.n()}, c.shape.tag_len, opt);
+    EXPECT_EQ(good, static_cast<std::size_t>(std::count(ok, ok + c.n(), 1)));
+  } else {
+    lc::encrypt_packed(c.alg->name, x, out, tags, c.shape.tag_len, opt);
+  }
+}
+
+void run_device_sponge(sponge_case& c, cudaStream_t stream) {
+  device_buffer in(c.in), out(c.out);
+  device_offsets off(c.in_off);
+  lc::hash_packed_async(c.alg->name, {in.span(), off.span()}, out.span(), c.out_len, stream);
+  cuda_ok(cudaStreamSynchronize(stream), "running the batch");
+  out.copy_back();
+}
+
+void run_host_sponge(sponge_case& c, const lc::host_options& opt) {
+  lc::hash_packed(c.alg->name, {{c.in.data(), c.in.size()}, c.in_off}, {c.out.data(), c.out.size()}, c.out_len, opt);
+}
+
+class stream_holder {
+ public:
+  stream_holder() { cuda_ok(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  ~stream_holder() { (void)cudaStreamDestroy(s_); }
+  stream_holder(const stream_holder&) = delete;
+  stream_holder& operator=(const stream_holder&) = delete;
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+// Small chunks, so that even the test batches go through many chunks and every stream.
+lc::host_options small_chunks() {
+  lc::host_options o;
+  o.chunk_bytes = 64 << 10;
+  o.streams = 3;
+  return o;
+}
+
+// ---- AEADs -----------------------------------------------------------------------------------
+
+class GpuAead : public ::testing::TestWithParam<const d::algo_info*> {};
+
+TEST_P(GpuAead, KnownAnswerFiles) {
+  LWC_REQUIRE_GPU();
+  const d::algo_info& alg = *GetParam();
+  std::size_t batches = 0;
+  for (unsigned shift : {0u, 5u}) {
+    for (auto& b : kat_aead_batches(LWC_VECTOR_DIR "/ascon", alg, shift)) {
+      SCOPED_TRACE(b.label + ", shift " + std::to_string(shift));
+      const std::size_t n = b.n();
+      buffer out(b.in.size(), shift);
+      std::vector<std::uint8_t> ok(n, 0x77);
+      // Device pointers.
+      {
+        device_buffer keys(b.keys), nonces(b.nonces), in(b.in), ad(b.ad), tags(b.tags), dout(out);
+        device_offsets off(b.in_off), ad_off(b.ad_off);
+        std::unique_ptr<device_buffer> second;
+        lb::packed_aead_inputs x;
+        x.keys = keys.span();
+        x.nonces = nonces.span();
+        x.in = {in.span(), off.span()};
+        x.ad = {ad.span(), ad_off.span()};
+        if (b.masking) {
+          second = std::make_unique<device_buffer>(b.second_keys);
+          x.second_keys = second->span();
+        }
+        device_mem ok_dev(ok.data(), n);
+        if (b.decrypt) {
+          lc::decrypt_packed_async(alg.name, x, tags.span(), dout.span(), {ok_dev.bytes(), n}, b.tag_len, nullptr);
+        } else {
+          lc::encrypt_packed_async(alg.name, x, dout.span(), tags.span(), b.tag_len, nullptr);
+        }
+        cuda_ok(cudaDeviceSynchronize(), "running the batch");
+        dout.copy_back();
+        ok_dev.copy_to(ok.data());
+        if (!b.decrypt) tags.copy_back();
+      }
+      expect_bytes(out.data(), b.expect_out.data(), out.size(), b.in_off, "output (device API)");
+      if (b.decrypt) {
+        for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(ok[i], b.expect_ok[i]) << "record at line " << b.lines[i];
+      } else {
+        expect_bytes(b.tags.data(), b.expect_tags.data(), b.expect_tags.size(), {0}, "tags (device API)");
+      }
+      // Host memory.
+      buffer out2(b.in.size(), shift);
+      lb::packed_aead_inputs x;
+      x.keys = {b.keys.data(), b.keys.size()};
+      x.nonces = {b.nonces.data(), b.nonces.size()};
+      x.in = {{b.in.data(), b.in.size()}, b.in_off};
+      x.ad = {{b.ad.data(), b.ad.size()}, b.ad_off};
+      if (b.masking) x.second_keys = {b.second_keys.data(), b.second_keys.size()};
+      if (b.decrypt) {
+        std::fill(ok.begin(), ok.end(), 0x77);
+        (void)lc::decrypt_packed(alg.name, x, {b.tags.data(), b.tags.size()}, {out2.data(), out2.size()}, ok, b.tag_len);
+        for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(ok[i], b.expect_ok[i]) << "record at line " << b.lines[i];
+      } else {
+        std::memset(b.tags.data(), 0, b.tags.size());
+        lc::encrypt_packed(alg.name, x, {out2.data(), out2.size()}, {b.tags.data(), b.tags.size()}, b.tag_len);
+        expect_bytes(b.tags.data(), b.expect_tags.data(), b.expect_tags.size(), {0}, "tags (host API)");
+      }
+      expect_bytes(out2.data(), b.expect_out.data(), out2.size(), b.in_off, "output (host API)");
+      ++batches;
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(batches, 0u) << "no KAT file for " << alg.name;
+}
+
+TEST_P(GpuAead, RandomBatchesThroughDevicePointers) {
+  LWC_REQUIRE_GPU();
+  const d::algo_info& alg = *GetParam();
+  stream_holder stream;
+  std::uint64_t seed = 3000;
+  for (const aead_shape& s : aead_shapes(alg)) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + ", seed " + std::to_string(seed));
+    aead_case c = make_aead_case(alg, s, seed);
+    check_aead(c, [&](aead_case& x, bool dec, std::uint8_t* ok) { run_device(x, dec, ok, stream.get()); }, seed);
+    ++seed;
+    if (HasFailure()) return;
+  }
+}
+
+TEST_P(GpuAead, RandomBatchesFromHostMemory) {
+  LWC_REQUIRE_GPU();
+  const d::algo_info& alg = *GetParam();
+  std::uint64_t seed = 4000;
+  for (const aead_shape& s : aead_shapes(alg)) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + ", seed " + std::to_string(seed));
+    aead_case c = make_aead_case(alg, s, seed);
+    check_aead(c, [&](aead_case& x, bool dec, std::uint8_t* ok) { run_host(x, dec, ok, small_chunks()); }, seed);
+    ++seed;
+    if (HasFailure()) return;
+  }
+}
+
+// Jobs of 0 .. 16 KiB (most short, 1 % long), 1 to 2^20 of them, a job in eight tampered.
+TEST_P(GpuAead, LargeMixedBatches) {
+  LWC_REQUIRE_GPU();
+  const d::algo_info& alg = *GetParam();
+  const std::size_t top = alg.id == d::algo::aead128 ? std::size_t{1} << 20 : std::size_t{1} << 17;
+  std::uint64_t seed = 5000;
+  for (std::size_t n = 1; n <= top; n *= 16) {
+    aead_shape s;
+    s.n = n == 1 ? 1 : n + 3;
+    s.max_len = 16384;
+    s.long_per_mille = 10;
+    s.max_ad = 40;
+    s.shift_in = static_cast<unsigned>(seed % 16);
+    s.masking = alg.nonce_masking && n % 2 == 0;
+    SCOPED_TRACE("n " + std::to_string(s.n));
+    aead_case c = make_aead_case(alg, s, seed);
+    check_aead(c, [&](aead_case& x, bool dec, std::uint8_t* ok) { run_host(x, dec, ok, {}); }, seed);
+    if (HasFailure()) return;
+    aead_case c2 = make_aead_case(alg, s, seed + 1);
+    check_aead(c2, [&](aead_case& x, bool dec, std::uint8_t* ok) { run_device(x, dec, ok, nullptr); }, seed);
+    seed += 2;
+    if (HasFailure()) return;
+  }
+}
+
+// Batches in page-locked memory are copied by DMA without staging.
+TEST_P(GpuAead, HostMemoryAlreadyPinned) {
+  LWC_REQUIRE_GPU();
+  const d::algo_info& alg = *GetParam();
+  aead_shape s;
+  s.n = 3000;
+  s.max_len = 4000;
+  s.shift_in = 3;
+  s.shift_out = 9;
+  aead_case c = make_aead_case(alg, s, 6000);
+  lc::pinned_buffer in(c.in.size() + 16), out(c.in.size() + 16);
+  std::memcpy(in.data() + 3, c.in.data(), c.in.size());
+  lb::packed_aead_inputs x = host_inputs(c);
+  x.in.data = {in.data() + 3, c.in.size()};
+  lc::encrypt_packed(alg.name, x, {out.data() + 9, c.in.size()}, {c.tags.data(), c.tags.size()}, c.shape.tag_len,
+                     small_chunks());
+  expect_bytes(out.data() + 9, c.expect_ct.data(), c.in.size(), c.in_off, "ciphertext");
+  expect_bytes(c.tags.data(), c.expect_tags.data(), c.tags.size(), {0}, "tags");
+  std::vector<std::uint8_t> ok(s.n);
+  x.in.data = {out.data() + 9, c.in.size()};
+  EXPECT_EQ(lc::decrypt_packed(alg.name, x, {c.tags.data(), c.tags.size()}, {in.data() + 3, c.in.size()}, ok,
+                               c.shape.tag_len, small_chunks()),
+            s.n);
+  expect_bytes(in.data() + 3, c.pt.data(), c.in.size(), c.in_off, "plaintext");
+}
+
+INSTANTIATE_TEST_SUITE_P(Cuda, GpuAead,
+                         ::testing::Values(&d::algo_table[0], &d::algo_table[1], &d::algo_table[2]),
+                         algo_param_name);
+
+// ---- hashes and XOFs -------------------------------------------------------------------------
+
+class GpuSponge : public ::testing::TestWithParam<const d::algo_info*> {};
+
+TEST_P(GpuSponge, KnownAnswerFiles) {
+  LWC_REQUIRE_GPU();
+  const d::algo_info& alg = *GetParam();
+  std::size_t batches = 0;
+  for (unsigned shift : {0u, 9u}) {
+    for (auto& b : kat_sponge_batches(LWC_VECTOR_DIR "/ascon", alg, shift)) {
+      SCOPED_TRACE(b.label + ", shift " + std::to_string(shift));
+      buffer out(b.n() * b.out_len, shift);
+      {
+        device_buffer in(b.in), dout(out);
+        device_offsets off(b.in_off);
+        lc::hash_packed_async(alg.name, {in.span(), off.span()}, dout.span(), b.out_len, nullptr);
+        cuda_ok(cudaDeviceSynchronize(), "running the batch");
+        dout.copy_back();
+      }
+      std::size_t at = first_mismatch(out.data(), b.expect.data(), out.size());
+      ASSERT_EQ(at, out.size()) << "device API, record at line " << b.lines[at / b.out_len];
+      std::memset(out.data(), 0, out.size());
+      lc::hash_packed(alg.name, {{b.in.data(), b.in.size()}, b.in_off}, {out.data(), out.size()}, b.out_len);
+      at = first_mismatch(out.data(), b.expect.data(), out.size());
+      ASSERT_EQ(at, out.size()) << "host API, record at line " << b.lines[at / b.out_len];
+      ++batches;
+    }
+  }
+  EXPECT_GT(batches, 0u) << "no KAT file for " << alg.name;
+}
+
+TEST_P(GpuSponge, RandomAndLargeBatches) {
+  LWC_REQUIRE_GPU();
+  const d::algo_info& alg = *GetParam();
+  const std::vector<std::size_t> lens = alg.fixed_output ? std::vector<std::size_t>{alg.fixed_output}
+                                                         : std::vector<std::size_t>{0, 1, 32, 257, 600};
+  stream_holder stream;
+  std::uint64_t seed = 7000;
+  for (std::size_t out_len : lens) {
+    for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{1000}}) {
+      SCOPED_TRACE("output " + std::to_string(out_len) + ", n " + std::to_string(n));
+      sponge_case c = make_sponge_case(alg, n, 3000, out_len, static_cast<unsigned>(seed % 16),
+                                       static_cast<unsigned>(seed * 3 % 16), seed % 2, seed);
+      check_sponge(c, [&](sponge_case& x) { run_device_sponge(x, stream.get()); });
+      std::memset(c.out.data(), 0, c.out.size());
+      check_sponge(c, [&](sponge_case& x) { run_host_sponge(x, small_chunks()); });
+      ++seed;
+      if (HasFailure()) return;
+    }
+  }
+  const std::size_t out_len = alg.fixed_output ? alg.fixed_output : 64;
+  for (std::size_t n : {std::size_t{1} << 16, std::size_t{1} << 20}) {
+    SCOPED_TRACE("large batch, n " + std::to_string(n));
+    sponge_case c = make_sponge_case(alg, n, 16384, out_len, 0, 0, 0, seed++, 10);
+    check_sponge(c, [&](sponge_case& x) { run_host_sponge(x, {}); });
+    std::memset(c.out.data(), 0, c.out.size());
+    check_sponge(c, [&](sponge_case& x) { run_device_sponge(x, nullptr); });
+    if (HasFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cuda, GpuSponge, ::testing::Values(&d::algo_table[3], &d::algo_table[4]),
+                         algo_param_name);
+
+// ---- the API without a device, and argument checks -------------------------------------------
+
+TEST(CudaApi, ListsItsAlgorithms) {
+  EXPECT_EQ(lc::algorithms().size(), 5u);
+  for (std::string_view a : lc::algorithms()) EXPECT_TRUE(lc::supports(a)) << a;
+  EXPECT_FALSE(lc::supports("ascon-80pq"));
+}
+
+TEST(CudaApi, WrongSizesThrowBeforeTouchingTheDevice) {
+  std::vector<std::uint8_t> keys(32), nonces(32), data(10), out(10), tags(32), ok(2);
+  std::vector<std::size_t> off{0, 4, 10};
+  lb::packed_aead_inputs x;
+  x.keys = keys;
+  x.nonces = nonces;
+  x.in = {data, off};
+  EXPECT_THROW(lc::encrypt_packed("ascon-aead128", x, out, tags, 17), std::invalid_argument);
+  EXPECT_THROW(lc::encrypt_packed("ascon-128", x, out, {tags.data(), 8}, 4), std::invalid_argument);
+  EXPECT_THROW(lc::encrypt_packed("ascon-aead64", x, out, tags), std::invalid_argument);
+  EXPECT_THROW(lc::encrypt_packed("ascon-hash256", x, out, tags), std::invalid_argument);
+  EXPECT_THROW(lc::encrypt_packed("ascon-aead128", x, {out.data(), 9}, tags), std::invalid_argument);
+  x.second_keys = {keys.data(), 16};
+  EXPECT_THROW(lc::encrypt_packed("ascon-aead128", x, out, tags), std::invalid_argument);
+  x.second_keys = keys;
+  EXPECT_THROW(lc::encrypt_packed("ascon-128a", x, out, tags), std::invalid_argument);
+  x.second_keys = {};
+  std::vector<std::size_t> bad{0, 5, 4};
+  x.in.offsets = bad;
+  EXPECT_THROW(lc::encrypt_packed("ascon-aead128", x, out, tags), std::invalid_argument);
+  x.in.offsets = off;
+  EXPECT_THROW((void)lc::decrypt_packed("ascon-aead128", x, tags, out, {ok.data(), 1}), std::invalid_argument);
+  EXPECT_THROW(lc::encrypt_packed_async("ascon-aead128", x, {out.data(), 9}, tags, 16, nullptr),
+               std::invalid_argument);
+  std::vector<std::uint8_t> digest(64);
+  EXPECT_THROW(lc::hash_packed("ascon-hash256", {data, off}, {digest.data(), 63}, 32), std::invalid_argument);
+  EXPECT_THROW(lc::hash_packed("ascon-hash256", {data, off}, digest, 16), std::invalid_argument);
+  EXPECT_THROW(lc::hash_packed("ascon-aead128", {data, off}, {digest.data(), 64}, 32), std::invalid_argument);
+}
+
+TEST(CudaApi, NoDeviceIsReportedAsSuch) {
+  if (lc::available()) GTEST_SKIP() << "a CUDA device is present: " << lc::device_description();
+  EXPECT_EQ(lc::device_count(), 0);
+  std::vector<std::uint8_t> keys(16), nonces(16), data(4), out(4), tags(16);
+  std::vector<std::size_t> off{0, 4};
+  lb::packed_aead_inputs x;
+  x.keys = keys;
+  x.nonces = nonces;
+  x.in = {data, off};
+  EXPECT_THROW(lc::encrypt_packed("ascon-aead128", x, out, tags), lc::no_device);
+  EXPECT_THROW(lc::encrypt_packed_async("ascon-aead128", x, out, tags, 16, nullptr), lc::no_device);
+  EXPECT_THROW(lc::pinned_buffer(64), lc::no_device);
+  try {
+    lc::hash_packed("ascon-hash256", {data, off}, {out.data(), 0}, 32);
+    ADD_FAILURE() << "expected an exception";
+  } catch (const std::invalid_argument&) {  // the output size is checked first
+  }
+  std::vector<std::uint8_t> digest(32);
+  EXPECT_THROW(lc::hash_packed("ascon-hash256", {data, off}, digest, 32), lc::no_device);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (lwc::cuda::available()) {
+    std::printf("CUDA device: %s\n", lwc::cuda::device_description().c_str());
+  } else {
+    std::printf("no CUDA device: GPU tests skipped\n");
+  }
+  return RUN_ALL_TESTS();
+}
