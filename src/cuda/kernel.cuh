@@ -58,6 +58,12 @@ int launch_engine(const Batch& b, cudaStream_t stream) {
     int sms = 0, blocks = 0;
     if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev); e != cudaSuccess)
       return e;
+    // Shared memory, not L1, bounds the resident warps: ask for the largest carveout.
+    if (cudaError_t e = cudaFuncSetAttribute(engine_kernel<Lane, Batch>,
+                                             cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             cudaSharedmemCarveoutMaxShared);
+        e != cudaSuccess)
+      return e;
     if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &blocks, engine_kernel<Lane, Batch>, 32 * warps_per_block, 0);
         e != cudaSuccess)

@@ -83,8 +83,9 @@ struct warp_shared {
 };
 
 // ---- memory access ---------------------------------------------------------------------------
-// On the GPU: native (little-endian) aligned loads and stores. On the host: the byte-order
-// explicit helpers of the core, which give the same values on any host.
+// On the GPU: native (little-endian) aligned loads and stores, as global-memory instructions
+// (job addresses travel as integers; without the assumption they would be generic ones). On the host:
+// the byte-order explicit helpers of the core, which give the same values on any host.
 
 struct piece {
   std::uint32_t w[4];
@@ -92,16 +93,31 @@ struct piece {
 
 template <class T>
 LWC_HD inline const T* as_ptr(std::uintptr_t a) {
-  return reinterpret_cast<const T*>(a);
+  const T* p = reinterpret_cast<const T*>(a);
+#if defined(__CUDA_ARCH__)
+  __builtin_assume(__isGlobal(p));
+#endif
+  return p;
 }
 template <class T>
 LWC_HD inline T* as_mut_ptr(std::uintptr_t a) {
-  return reinterpret_cast<T*>(a);
+  T* p = reinterpret_cast<T*>(a);
+#if defined(__CUDA_ARCH__)
+  __builtin_assume(__isGlobal(p));
+#endif
+  return p;
 }
 
+LWC_HD inline std::uint32_t gload8(std::uintptr_t a) {
+#if defined(__CUDA_ARCH__)
+  return *as_ptr<unsigned char>(a);
+#else
+  return *as_ptr<std::uint8_t>(a);
+#endif
+}
 LWC_HD inline std::uint32_t gload32(std::uintptr_t a) {
 #if defined(__CUDA_ARCH__)
-  return *as_ptr<std::uint32_t>(a);
+  return *as_ptr<unsigned int>(a);
 #else
   return load_le32(as_ptr<std::uint8_t>(a));
 #endif
@@ -117,7 +133,7 @@ LWC_HD inline piece gload16(std::uintptr_t a) {
 }
 LWC_HD inline void gstore32(std::uintptr_t a, std::uint32_t x) {
 #if defined(__CUDA_ARCH__)
-  *as_mut_ptr<std::uint32_t>(a) = x;
+  *as_mut_ptr<unsigned int>(a) = x;
 #else
   store_le32(as_mut_ptr<std::uint8_t>(a), x);
 #endif
@@ -131,7 +147,11 @@ LWC_HD inline void gstore16(std::uintptr_t a, const piece& v) {
 #endif
 }
 LWC_HD inline void gstore8(std::uintptr_t a, std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  *as_mut_ptr<unsigned char>(a) = static_cast<unsigned char>(x);
+#else
   *as_mut_ptr<std::uint8_t>(a) = static_cast<std::uint8_t>(x);
+#endif
 }
 
 // Row offsets are multiples of the access size; rows are 16-byte aligned.
@@ -232,10 +252,14 @@ LWC_HD inline void xor_padding(ascon::state& s, unsigned r) {
 // 8 bytes at any address as a little-endian word.
 LWC_HD inline std::uint64_t gload_le64(std::uintptr_t a) {
 #if defined(__CUDA_ARCH__)
-  if ((a & 7) == 0) return *as_ptr<std::uint64_t>(a);
+  if ((a & 7) == 0) return *as_ptr<unsigned long long>(a);
   if ((a & 3) == 0) return std::uint64_t{gload32(a)} | std::uint64_t{gload32(a + 4)} << 32;
-#endif
+  std::uint64_t x = 0;
+  for (unsigned i = 0; i < 8; ++i) x |= std::uint64_t{gload8(a + i)} << (8 * i);
+  return x;
+#else
   return load_le64(as_ptr<std::uint8_t>(a));
+#endif
 }
 
 // The first n (0..16) bytes at a as two little-endian words, zero beyond n.
@@ -251,10 +275,9 @@ LWC_HD inline void gload_le_bytes(std::uintptr_t a, unsigned n, std::uint64_t& w
     }
     return;
   }
-  const std::uint8_t* p = as_ptr<std::uint8_t>(a);
   for (unsigned i = 0; i < n; ++i) {
-    if (i < 8) w0 |= std::uint64_t{p[i]} << (8 * i);
-    else w1 |= std::uint64_t{p[i]} << (8 * (i - 8));
+    if (i < 8) w0 |= std::uint64_t{gload8(a + i)} << (8 * i);
+    else w1 |= std::uint64_t{gload8(a + i)} << (8 * (i - 8));
   }
 }
 LWC_HD inline void gstore_le_bytes(std::uintptr_t a, unsigned n, std::uint64_t w0,
@@ -284,7 +307,7 @@ LWC_HD inline std::uint32_t load_word_clipped(std::uintptr_t a, std::uintptr_t l
   if (a >= lo && a + 4 <= hi) return gload32(a);
   std::uint32_t x = 0;
   for (unsigned b = 0; b < 4; ++b)
-    if (a + b >= lo && a + b < hi) x |= std::uint32_t{*as_ptr<std::uint8_t>(a + b)} << (8 * b);
+    if (a + b >= lo && a + b < hi) x |= gload8(a + b) << (8 * b);
   return x;
 }
 
