@@ -1,6 +1,7 @@
 // Acorn-128 and Grain-128AEADv2, beyond the registry-wide KAT and property suites:
 // - the incremental encryptors against the one-shot calls, for every split point;
-// - both Grain code paths (portable, BMI2 + PCLMULQDQ) on the KAT files and on random inputs;
+// - both code paths of each (portable; BMI2, and PCLMULQDQ for Grain) on the KAT files and on
+//   random inputs up to 1 MiB;
 // - a one-bit-per-clock model of each specification, itself checked on the KAT files, against
 //   the word-at-a-time code on lengths the KAT files do not reach (3-byte DER lengths);
 // - splitting the same bytes differently between AD and message, and changing lengths, fails;
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -175,17 +177,27 @@ void with_encryptor(const bytes& key, const bytes& nonce, std::size_t ad_len, F&
   }
 }
 
-// Forces one Grain code path for the lifetime of the object, then goes back to the best one.
-struct grain_path {
-  explicit grain_path(bool portable) { lwc::grain::force_portable(portable); }
-  ~grain_path() { lwc::grain::force_portable(false); }
-  grain_path(const grain_path&) = delete;
-  grain_path& operator=(const grain_path&) = delete;
+// Forces the portable (or the fastest) code path of both ciphers for the lifetime of the
+// object, then goes back to the default choice.
+struct code_path {
+  explicit code_path(bool portable) {
+    lwc::acorn::force_portable(portable);
+    lwc::grain::force_portable(portable);
+  }
+  ~code_path() {
+    lwc::acorn::force_portable(false);
+    lwc::grain::force_portable(false);
+  }
+  code_path(const code_path&) = delete;
+  code_path& operator=(const code_path&) = delete;
 };
 
-bool cpu_has_fast_grain() {
+// True when the fast paths of both ciphers are available (and not disabled by the environment).
+bool cpu_has_fast_paths() {
+  lwc::acorn::force_portable(false);
   lwc::grain::force_portable(false);
-  return lwc::grain::active_implementation() == lwc::grain::implementation::bmi2_pclmul;
+  return lwc::acorn::active_implementation() == lwc::acorn::implementation::bmi2 &&
+         lwc::grain::active_implementation() == lwc::grain::implementation::bmi2_pclmul;
 }
 
 std::vector<lwc::test::kat_record> records(const std::string& file) {
@@ -295,70 +307,90 @@ TEST(GrainEncryptor, AssociatedDataMustMatchTheAnnouncedLength) {
   }
 }
 
-// ---- Grain: both code paths ----------------------------------------------------------------
+// ---- both code paths ----------------------------------------------------------------------
 
-TEST(GrainPaths, KatFilesPassOnBothPaths) {
-  const bool fast = cpu_has_fast_grain();
+template <class A>
+std::size_t kat_files_pass(std::initializer_list<const char*> files) {
+  std::size_t n = 0;
+  for (const char* file : files) {
+    for (const auto& r : records(file)) {
+      const bytes key = r.bytes("Key"), nonce = r.bytes("Nonce"), ad = r.bytes("AD"),
+                  pt = r.bytes("PT"), ct = r.bytes("CT");
+      EXPECT_EQ(lwc::test::hex(seal<A>(key, nonce, ad, pt)), r.text("CT"))
+          << file << " line " << r.line;
+      bytes back;
+      EXPECT_TRUE(open<A>(key, nonce, ad, ct, back)) << file << " line " << r.line;
+      EXPECT_EQ(back, pt) << file << " line " << r.line;
+      ++n;
+    }
+  }
+  return n;
+}
+
+TEST(CodePaths, KatFilesPassOnBothPaths) {
+  const bool fast = cpu_has_fast_paths();
   for (bool portable : {true, false}) {
     if (!portable && !fast) continue;
-    SCOPED_TRACE(portable ? "portable" : "bmi2+pclmul");
-    grain_path path(portable);
+    SCOPED_TRACE(portable ? "portable" : "bmi2 (+pclmul)");
+    code_path path(portable);
+    ASSERT_EQ(lwc::acorn::active_implementation(),
+              portable ? lwc::acorn::implementation::portable : lwc::acorn::implementation::bmi2);
     ASSERT_EQ(lwc::grain::active_implementation(),
               portable ? lwc::grain::implementation::portable
                        : lwc::grain::implementation::bmi2_pclmul);
-    std::size_t n = 0;
-    for (const char* file : {"grain/grain-128aead.txt", "grain/grain-128aead.ext.txt"}) {
-      for (const auto& r : records(file)) {
-        const bytes key = r.bytes("Key"), nonce = r.bytes("Nonce"), ad = r.bytes("AD"),
-                    pt = r.bytes("PT"), ct = r.bytes("CT");
-        ASSERT_EQ(lwc::test::hex(seal<grain128aead>(key, nonce, ad, pt)), r.text("CT"))
-            << file << " line " << r.line;
-        bytes back;
-        ASSERT_TRUE(open<grain128aead>(key, nonce, ad, ct, back)) << file << " line " << r.line;
-        ASSERT_EQ(back, pt);
-        ++n;
-      }
-    }
-    EXPECT_EQ(n, 1089u + 49u);
+    EXPECT_EQ(kat_files_pass<acorn128>(
+                  {"acorn/acorn-128.txt", "acorn/acorn-128.ext.txt", "acorn/acorn-128.spec.txt"}),
+              1089u + 49u + 6u);
+    EXPECT_EQ(kat_files_pass<grain128aead>({"grain/grain-128aead.txt", "grain/grain-128aead.ext.txt"}),
+              1089u + 49u);
   }
-  if (!fast) GTEST_SKIP() << "this CPU lacks BMI2 or PCLMULQDQ: only the portable path ran";
+  if (!fast) GTEST_SKIP() << "no BMI2 or PCLMULQDQ here (or LWC_FORCE_PORTABLE=1): only the portable paths ran";
 }
 
-TEST(GrainPaths, AgreeOnRandomInputs) {
-  if (!cpu_has_fast_grain()) GTEST_SKIP() << "this CPU lacks BMI2 or PCLMULQDQ";
+template <class A>
+class BothPaths : public ::testing::Test {};
+using AeadTypesForPaths = ::testing::Types<acorn128, grain128aead>;
+TYPED_TEST_SUITE(BothPaths, AeadTypesForPaths);
+
+TYPED_TEST(BothPaths, AgreeOnRandomInputs) {
+  using A = TypeParam;
+  if (!cpu_has_fast_paths()) GTEST_SKIP() << "no BMI2 or PCLMULQDQ here (or LWC_FORCE_PORTABLE=1)";
   std::mt19937_64 rng(13);
   std::vector<std::size_t> lengths;
   for (std::size_t n = 0; n <= 70; ++n) lengths.push_back(n);
   for (std::size_t n : {127, 128, 129, 255, 256, 257, 4095, 4096, 4097, (1 << 20) + 3})
     lengths.push_back(n);
   for (std::size_t len : lengths) {
-    const bytes key = random_bytes(rng, 16), nonce = random_bytes(rng, 12);
+    const bytes key = random_bytes(rng, A::key_size), nonce = random_bytes(rng, A::nonce_size);
     const bytes ad = random_bytes(rng, len % 300), pt = random_bytes(rng, len);
     bytes fast, portable, back;
     {
-      grain_path p(false);
-      fast = seal<grain128aead>(key, nonce, ad, pt);
+      code_path p(false);
+      fast = seal<A>(key, nonce, ad, pt);
     }
     {
-      grain_path p(true);
-      portable = seal<grain128aead>(key, nonce, ad, pt);
-      ASSERT_TRUE(open<grain128aead>(key, nonce, ad, fast, back)) << "len " << len;
+      code_path p(true);
+      portable = seal<A>(key, nonce, ad, pt);
+      ASSERT_TRUE(open<A>(key, nonce, ad, fast, back)) << "len " << len;
       ASSERT_EQ(back, pt);
     }
     ASSERT_EQ(fast, portable) << "len " << len;
     fast.back() ^= 1;
-    ASSERT_FALSE(open<grain128aead>(key, nonce, ad, fast, back));
+    ASSERT_FALSE(open<A>(key, nonce, ad, fast, back));
     ASSERT_TRUE(all_zero(back));
   }
 }
 
 // With LWC_FORCE_PORTABLE=1 (the ctest entry acorn_grain_forced_portable sets it) the portable
-// path must be in use, also after force_portable(false).
-TEST(GrainPaths, EnvironmentForcesPortable) {
+// paths must be in use, also after force_portable(false).
+TEST(CodePaths, EnvironmentForcesPortable) {
   const char* env = std::getenv("LWC_FORCE_PORTABLE");
   if (env == nullptr || env[0] != '1') GTEST_SKIP() << "LWC_FORCE_PORTABLE is not set";
+  EXPECT_EQ(lwc::acorn::active_implementation(), lwc::acorn::implementation::portable);
   EXPECT_EQ(lwc::grain::active_implementation(), lwc::grain::implementation::portable);
+  lwc::acorn::force_portable(false);
   lwc::grain::force_portable(false);
+  EXPECT_EQ(lwc::acorn::active_implementation(), lwc::acorn::implementation::portable);
   EXPECT_EQ(lwc::grain::active_implementation(), lwc::grain::implementation::portable);
 }
 
@@ -398,9 +430,9 @@ TEST(Models, AgreeWithTheWordCodeBeyondTheKatFiles) {
   // 65536 bytes of AD: a 3-byte DER length for Grain; odd lengths on both sides.
   for (auto [ad, pt] :
        {std::pair<std::size_t, std::size_t>{65536, 3}, {255, 5003}, {256, 1021}, {1, 1}}) {
-    matches_model<acorn128, acorn_model>(ad, pt, rng);
     for (bool portable : {true, false}) {
-      grain_path p(portable);
+      code_path p(portable);
+      matches_model<acorn128, acorn_model>(ad, pt, rng);
       matches_model<grain128aead, grain_model>(ad, pt, rng);
     }
   }

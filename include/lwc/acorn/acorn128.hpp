@@ -6,18 +6,32 @@
 // a repeated nonce leaks the XOR of the plaintexts and allows forgeries. Decryption is one-shot:
 // the tag is checked in constant time before anything is returned, and on failure the output
 // is all zeros. Incremental encryption is offered; incremental decryption is not.
+//
+// The state advances 32 steps per update. On x86-64 CPUs with BMI2 the bulk loop is a copy
+// compiled for BMI2 (picked at run time; LWC_FORCE_PORTABLE=1 in the environment or
+// lwc::acorn::force_portable(true) selects the portable one).
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
+#include <type_traits>
 
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
+
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC__) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define LWC_ACORN_X86 1
+#else
+#define LWC_ACORN_X86 0
+#endif
 
 namespace lwc::acorn {
 
@@ -44,11 +58,13 @@ LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t ch(std::uint32_t x, std::uint32
   return z ^ (x & (y ^ z));
 }
 
-// The N values a register's head takes over the next N steps, starting d steps ahead.
+// The N values a register's head takes over the next N steps, starting d steps ahead. A
+// rotation gives the same low 32 bits as a shift here (d + 32 <= 64), and with BMI2 it is
+// rorx, which leaves its source intact: no register copies.
 template <unsigned N>
 LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t ahead(std::uint64_t r, unsigned d) {
   constexpr std::uint32_t mask = N == 32 ? 0xffffffffu : (1u << N) - 1;
-  return static_cast<std::uint32_t>(r >> d) & mask;
+  return static_cast<std::uint32_t>(rotr64(r, d)) & mask;
 }
 
 // N (8 or 32) steps of StateUpdate128 at once. Bit i of each word belongs to step i. ca and cb
@@ -89,34 +105,107 @@ inline constexpr std::uint32_t ones = 0xffffffffu;
 
 enum class direction : std::uint8_t { absorb, encrypt, decrypt };
 
-// Runs the state over n bytes of associated data (absorb) or message, 32 steps per 4 bytes
-// and 8 steps per leftover byte. ca = 1 throughout; cb is 1 for associated data, 0 otherwise.
+// 32 steps over 4 bytes of associated data (absorb) or message. ca = 1 throughout; cb is 1 for
+// associated data, 0 otherwise.
 template <direction Dir>
-LWC_HD constexpr void process(state& st, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+LWC_HD LWC_ALWAYS_INLINE constexpr void word_step(state& s, const std::uint8_t* in,
+                                                  std::uint8_t* out) {
   constexpr std::uint32_t cb = Dir == direction::absorb ? ones : 0;
+  const std::uint32_t x = load_le32(in);
+  const std::uint32_t ks = update<32, Dir == direction::decrypt>(s, x, ones, cb);
+  if constexpr (Dir != direction::absorb) store_le32(out, x ^ ks);
+}
+
+// Whole 4-byte words, portable code.
+template <direction Dir>
+LWC_HD constexpr void words_portable(state& st, const std::uint8_t* in, std::size_t words,
+                                     std::uint8_t* out) {
   // A local copy: stores through `out` may alias `st`, which would pin the state to memory.
   state s = st;
-  for (; n >= 4; n -= 4, in += 4) {
-    const std::uint32_t x = load_le32(in);
-    if constexpr (Dir == direction::absorb) {
-      update<32>(s, x, ones, cb);
-    } else {
-      const std::uint32_t ks = update<32, Dir == direction::decrypt>(s, x, ones, cb);
-      store_le32(out, x ^ ks);
-      out += 4;
-    }
-  }
-  for (; n != 0; --n, ++in) {
-    const std::uint32_t x = *in;
-    if constexpr (Dir == direction::absorb) {
-      update<8>(s, x, ones, cb);
-    } else {
-      const std::uint32_t ks = update<8, Dir == direction::decrypt>(s, x, ones, cb);
-      *out++ = static_cast<std::uint8_t>(x ^ ks);
-    }
-  }
+  for (std::size_t i = 0; i < words; ++i)
+    word_step<Dir>(s, in + 4 * i, Dir == direction::absorb ? out : out + 4 * i);
   st = s;
   wipe_object(s);
+}
+
+#if LWC_ACORN_X86
+// The same loop compiled for BMI2 (three-operand rotations). Only reached after the CPU check.
+template <direction Dir>
+__attribute__((target("bmi2"))) void words_bmi2(state& st, const std::uint8_t* in,
+                                                std::size_t words, std::uint8_t* out) {
+  state s = st;
+  for (std::size_t i = 0; i < words; ++i)
+    word_step<Dir>(s, in + 4 * i, Dir == direction::absorb ? out : out + 4 * i);
+  st = s;
+  wipe_object(s);
+}
+
+inline bool cpu_has_bmi2() {
+  static const bool ok = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi2") != 0;
+  }();
+  return ok;
+}
+#endif
+
+// 0: not decided yet, 1: portable, 2: BMI2.
+inline std::atomic<int> selected_impl{0};
+
+}  // namespace detail
+
+enum class implementation : int { portable = 1, bmi2 = 2 };
+
+// The fastest path this CPU supports, unless the environment variable LWC_FORCE_PORTABLE is 1.
+inline implementation default_implementation() {
+#if LWC_ACORN_X86
+  const char* env = std::getenv("LWC_FORCE_PORTABLE");
+  const bool forced = env != nullptr && env[0] == '1';
+  if (!forced && detail::cpu_has_bmi2()) return implementation::bmi2;
+#endif
+  return implementation::portable;
+}
+
+// The path the host functions use: default_implementation() unless force_portable(true).
+inline implementation active_implementation() {
+  int v = detail::selected_impl.load(std::memory_order_relaxed);
+  if (v == 0) {
+    v = static_cast<int>(default_implementation());
+    detail::selected_impl.store(v, std::memory_order_relaxed);
+  }
+  return static_cast<implementation>(v);
+}
+
+// Tests use this to run both paths; false goes back to default_implementation().
+inline void force_portable(bool on) {
+  const implementation v = on ? implementation::portable : default_implementation();
+  detail::selected_impl.store(static_cast<int>(v), std::memory_order_relaxed);
+}
+
+namespace detail {
+
+// Runs the state over n bytes of associated data (absorb) or message: 32 steps per 4 bytes,
+// then 8 steps per leftover byte.
+template <direction Dir>
+LWC_HD constexpr void process(state& st, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+  const std::size_t words = n / 4;
+  if (words != 0) {
+    bool done = false;
+#if LWC_ACORN_X86
+    if (!std::is_constant_evaluated() && active_implementation() == implementation::bmi2) {
+      words_bmi2<Dir>(st, in, words, out);
+      done = true;
+    }
+#endif
+    if (!done) words_portable<Dir>(st, in, words, out);
+    in += 4 * words;
+    if constexpr (Dir != direction::absorb) out += 4 * words;
+  }
+  constexpr std::uint32_t cb = Dir == direction::absorb ? ones : 0;
+  for (std::size_t i = 0; i < n % 4; ++i) {
+    const std::uint32_t ks = update<8, Dir == direction::decrypt>(st, in[i], ones, cb);
+    if constexpr (Dir != direction::absorb) out[i] = static_cast<std::uint8_t>(in[i] ^ ks);
+  }
 }
 
 // The 256 padding steps after the associated data (cb = 1) and after the message (cb = 0):

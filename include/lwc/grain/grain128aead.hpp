@@ -51,56 +51,81 @@ struct mac {
   std::uint64_t acc, reg;
 };
 
-// Three overlapping 64-bit views of a register, so that the 32 values a tap takes over the next
-// 32 clocks (bits D..D+31, D <= 96) are one shift away.
+// Three overlapping 64-bit views of a register (bits 0..63, 32..95, 64..127), so that the 32
+// values a tap takes over the next 32 clocks (bits D..D+31, D <= 96) are one rotation away.
 struct views {
   std::uint64_t lo, mid, hi;
   LWC_HD LWC_ALWAYS_INLINE constexpr views(std::uint64_t l, std::uint64_t h)
       : lo(l), mid(l >> 32 | h << 32), hi(h) {}
+  LWC_HD LWC_ALWAYS_INLINE constexpr views(std::uint64_t l, std::uint64_t m, std::uint64_t h)
+      : lo(l), mid(m), hi(h) {}
   template <unsigned D>
   LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t at() const {
     static_assert(D <= 96);
-    if constexpr (D < 32) return static_cast<std::uint32_t>(lo >> D);
-    else if constexpr (D < 64) return static_cast<std::uint32_t>(mid >> (D - 32));
-    else return static_cast<std::uint32_t>(hi >> (D - 64));
+    if constexpr (D < 32) return window(lo, D);
+    else if constexpr (D < 64) return window(mid, D - 32);
+    else return window(hi, D - 64);
+  }
+  // Bits r..r+31 of x. A rotation gives the same low 32 bits as a shift (the bits that wrap
+  // land at 32 and up), and with BMI2 it is rorx, which leaves its source intact.
+  LWC_HD LWC_ALWAYS_INLINE static constexpr std::uint32_t window(std::uint64_t x, unsigned r) {
+    return static_cast<std::uint32_t>(rotr64(x, r));
   }
 };
 
-// N (<= 32) clocks at once: no tap is closer than 32 bits to the register's input end, so all
-// N new bits and the N pre-output bits depend only on the current state. Bit i of the result is
-// y_{t+i}. During initialisation (Init) the pre-output is fed back into both registers, together
-// with key bits (fs into the LFSR, fb into the NFSR).
+// The next 32 pre-output bits and the 32 new LFSR and NFSR bits (bit i: clock t+i). No tap is
+// closer than 32 bits to a register's input end, so they depend only on the current state.
+struct feedback {
+  std::uint32_t y, ls, nb;
+};
+
+LWC_HD LWC_ALWAYS_INLINE constexpr feedback taps(const views& s, const views& b) {
+  using w = views;
+  // y = h(x) + s93 + b2 + b15 + b36 + b45 + b64 + b73 + b89, with
+  // h = b12 s8 + s13 s20 + b95 s42 + s60 s79 + b12 b95 s94.
+  const std::uint32_t b12 = b.at<12>(), b95 = b.at<95>(), s0 = s.at<0>();
+  const std::uint32_t h = (b12 & s.at<8>()) ^ (s.at<13>() & s.at<20>()) ^ (b95 & s.at<42>()) ^
+                          (s.at<60>() & s.at<79>()) ^ (b12 & b95 & s.at<94>());
+  const std::uint32_t y = h ^ s.at<93>() ^ b.at<2>() ^ b.at<15>() ^ b.at<36>() ^ b.at<45>() ^
+                          b.at<64>() ^ b.at<73>() ^ b.at<89>();
+  // Taps 32 or 64 bits apart share one rotation (s38 + s70; b3 b67; b27 b59 + b91), and
+  // b17 b18 and b24 b25 are two windows of the same pairwise product.
+  const std::uint64_t pairs = b.lo & rotr64(b.lo, 1);
+  const std::uint32_t ls = s0 ^ s.at<7>() ^ w::window(s.mid ^ s.hi, 6) ^ s.at<81>() ^ s.at<96>();
+  const std::uint32_t nb =
+      s0 ^ b.at<0>() ^ b.at<26>() ^ b.at<56>() ^ b.at<96>() ^ w::window(b.lo & b.hi, 3) ^
+      w::window((b.lo & b.mid) ^ b.hi, 27) ^ (b.at<11>() & b.at<13>()) ^ w::window(pairs, 17) ^
+      (b.at<40>() & b.at<48>()) ^ (b.at<61>() & b.at<65>()) ^ (b.at<68>() & b.at<84>()) ^
+      (b.at<22>() & w::window(pairs, 24)) ^ (b.at<70>() & b.at<78>() & b.at<82>()) ^
+      (b.at<88>() & b.at<92>() & b.at<93>() & b95);
+  return {y, ls, nb};
+}
+
+// 32 clocks on registers kept as views: the new bits only change the top view.
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t clock32(views& s, views& b) {
+  const feedback f = taps(s, b);
+  s = views(s.mid, s.hi, s.hi >> 32 | std::uint64_t{f.ls} << 32);
+  b = views(b.mid, b.hi, b.hi >> 32 | std::uint64_t{f.nb} << 32);
+  return f.y;
+}
+
+// N (<= 32) clocks; bit i of the result is y_{t+i}. During initialisation (Init) the pre-output
+// is fed back into both registers, together with key bits (fs into the LFSR, fb into the NFSR).
 template <unsigned N, bool Init = false>
 LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t clock(state& st, std::uint32_t fs = 0,
                                                        std::uint32_t fb = 0) {
   static_assert(N >= 1 && N <= 32);
   constexpr std::uint32_t mask = N == 32 ? 0xffffffffu : (1u << N) - 1;
-  const views s(st.s_lo, st.s_hi), b(st.b_lo, st.b_hi);
-  // y = h(x) + s93 + b2 + b15 + b36 + b45 + b64 + b73 + b89, with
-  // h = b12 s8 + s13 s20 + b95 s42 + s60 s79 + b12 b95 s94.
-  const std::uint32_t b12 = b.at<12>(), b95 = b.at<95>();
-  const std::uint32_t h = (b12 & s.at<8>()) ^ (s.at<13>() & s.at<20>()) ^ (b95 & s.at<42>()) ^
-                          (s.at<60>() & s.at<79>()) ^ (b12 & b95 & s.at<94>());
-  const std::uint32_t y = h ^ s.at<93>() ^ b.at<2>() ^ b.at<15>() ^ b.at<36>() ^ b.at<45>() ^
-                          b.at<64>() ^ b.at<73>() ^ b.at<89>();
-  const std::uint32_t s0 = s.at<0>();
-  std::uint32_t ls = s0 ^ s.at<7>() ^ s.at<38>() ^ s.at<70>() ^ s.at<81>() ^ s.at<96>();
-  std::uint32_t nb = s0 ^ b.at<0>() ^ b.at<26>() ^ b.at<56>() ^ b.at<91>() ^ b.at<96>() ^
-                     (b.at<3>() & b.at<67>()) ^ (b.at<11>() & b.at<13>()) ^
-                     (b.at<17>() & b.at<18>()) ^ (b.at<27>() & b.at<59>()) ^
-                     (b.at<40>() & b.at<48>()) ^ (b.at<61>() & b.at<65>()) ^
-                     (b.at<68>() & b.at<84>()) ^ (b.at<22>() & b.at<24>() & b.at<25>()) ^
-                     (b.at<70>() & b.at<78>() & b.at<82>()) ^
-                     (b.at<88>() & b.at<92>() & b.at<93>() & b95);
+  feedback f = taps(views(st.s_lo, st.s_hi), views(st.b_lo, st.b_hi));
   if constexpr (Init) {
-    ls ^= y ^ fs;
-    nb ^= y ^ fb;
+    f.ls ^= f.y ^ fs;
+    f.nb ^= f.y ^ fb;
   }
   st.s_lo = st.s_lo >> N | st.s_hi << (64 - N);
-  st.s_hi = st.s_hi >> N | std::uint64_t{ls & mask} << (64 - N);
+  st.s_hi = st.s_hi >> N | std::uint64_t{f.ls & mask} << (64 - N);
   st.b_lo = st.b_lo >> N | st.b_hi << (64 - N);
-  st.b_hi = st.b_hi >> N | std::uint64_t{nb & mask} << (64 - N);
-  return y & mask;
+  st.b_hi = st.b_hi >> N | std::uint64_t{f.nb & mask} << (64 - N);
+  return f.y & mask;
 }
 
 // The even-indexed bits of x, packed (bit 2i -> bit i): the keystream half of the pre-output.
@@ -142,11 +167,12 @@ LWC_HD LWC_ALWAYS_INLINE constexpr std::uint8_t byte_step(state& st, mac& a, std
 }
 
 // 128 clocks: the pre-output for 8 bytes of the authenticated stream, as two 64-bit words.
-LWC_HD LWC_ALWAYS_INLINE constexpr void clock128(state& st, std::uint64_t& y0, std::uint64_t& y1) {
-  y0 = clock<32>(st);
-  y0 |= std::uint64_t{clock<32>(st)} << 32;
-  y1 = clock<32>(st);
-  y1 |= std::uint64_t{clock<32>(st)} << 32;
+LWC_HD LWC_ALWAYS_INLINE constexpr void clock128(views& s, views& b, std::uint64_t& y0,
+                                                 std::uint64_t& y1) {
+  y0 = clock32(s, b);
+  y0 |= std::uint64_t{clock32(s, b)} << 32;
+  y1 = clock32(s, b);
+  y1 |= std::uint64_t{clock32(s, b)} << 32;
 }
 
 // Whole 8-byte units, portable code.
@@ -154,11 +180,11 @@ template <direction Dir>
 LWC_HD constexpr void units_portable(state& st_, mac& a_, const std::uint8_t* in,
                                      std::size_t units, std::uint8_t* out) {
   // Local copies: stores through `out` may alias the state, which would pin it to memory.
-  state st = st_;
+  views s(st_.s_lo, st_.s_hi), b(st_.b_lo, st_.b_hi);
   mac a = a_;
   for (; units != 0; --units, in += 8) {
     std::uint64_t y0 = 0, y1 = 0;
-    clock128(st, y0, y1);
+    clock128(s, b, y0, y1);
     const std::uint64_t z = even_bits(y0) | even_bits(y1) << 32;
     const std::uint64_t r = even_bits(y0 >> 1) | even_bits(y1 >> 1) << 32;
     const std::uint64_t x = load_le64(in);
@@ -169,9 +195,10 @@ LWC_HD constexpr void units_portable(state& st_, mac& a_, const std::uint8_t* in
       out += 8;
     }
   }
-  st_ = st;
+  st_ = state{s.lo, s.hi, b.lo, b.hi};
   a_ = a;
-  wipe_object(st);
+  wipe_object(s);
+  wipe_object(b);
   wipe_object(a);
 }
 
@@ -206,11 +233,11 @@ template <direction Dir>
 LWC_GRAIN_X86_TARGET void units_bmi2_pclmul(state& st_, mac& a_, const std::uint8_t* in,
                                             std::size_t units, std::uint8_t* out) {
   constexpr std::uint64_t even = 0x5555555555555555, odd = ~even;
-  state st = st_;
+  views s(st_.s_lo, st_.s_hi), b(st_.b_lo, st_.b_hi);
   mac a = a_;
   for (; units != 0; --units, in += 8) {
     std::uint64_t y0 = 0, y1 = 0;
-    clock128(st, y0, y1);
+    clock128(s, b, y0, y1);
     const std::uint64_t z = _pext_u64(y0, even) | _pext_u64(y1, even) << 32;
     const std::uint64_t r = _pext_u64(y0, odd) | _pext_u64(y1, odd) << 32;
     const std::uint64_t x = load_le64(in);
@@ -221,9 +248,10 @@ LWC_GRAIN_X86_TARGET void units_bmi2_pclmul(state& st_, mac& a_, const std::uint
       out += 8;
     }
   }
-  st_ = st;
+  st_ = state{s.lo, s.hi, b.lo, b.hi};
   a_ = a;
-  wipe_object(st);
+  wipe_object(s);
+  wipe_object(b);
   wipe_object(a);
 }
 
