@@ -3,12 +3,15 @@
 
 Runs the C++ benchmark (build/py-bench/cmake/bench/lwc_bench, names
 <algorithm>/<operation>/<bytes>, plus cpp_reference.cpp for 1 MiB, which lwc_bench does not
-register) and the same operations through the Python API, interleaved round by round so that
-both sides see the same machine noise, and prints the medians as a Markdown table.
+register) and the same operations through the Python API, each Python measurement paired with
+a C++ measurement of the same operation taken next to it, so that both sides of a comparison
+see the same machine noise; prints the medians as a Markdown table.
 
 Same inputs as bench/algorithms_bench.cpp: key bytes 0x01, nonce 0x02, 32 bytes of associated
-data 0x03, message 0x04 (hashes: 0x05, 32 bytes of output). Python timings come from timeit
-and include the interpreter's call overhead; MB = 10^6 bytes.
+data 0x03, message 0x04 (hashes: 0x05, 32 bytes of output). Both sides are timed in CPU time
+(google-benchmark's cpu_time, time.process_time for timeit): on a shared, oversubscribed
+machine wall time mostly measures the other processes. Python timings include the
+interpreter's call overhead; MB = 10^6 bytes.
 
     python -m pip install .                      # the package under test
     python bench/python/bench.py --build         # builds the C++ side into build/py-bench
@@ -26,6 +29,7 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 import timeit
 from pathlib import Path
 
@@ -70,7 +74,7 @@ def run_cxx(binary: Path, names: list[str], min_time: float) -> dict[str, float]
          "--benchmark_format=json"],
         check=True, capture_output=True, text=True).stdout
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    return {b["name"]: b["real_time"] * scale[b["time_unit"]]
+    return {b["name"]: b["cpu_time"] * scale[b["time_unit"]]
             for b in json.loads(out)["benchmarks"] if b.get("run_type", "iteration") == "iteration"}
 
 
@@ -79,9 +83,10 @@ class Case:
 
     def __init__(self, name: str, cxx: str, nbytes: int, stmt: str, ns: dict) -> None:
         self.name, self.cxx, self.nbytes = name, cxx, nbytes
-        self.timer = timeit.Timer(stmt, globals=ns)
+        self.timer = timeit.Timer(stmt, timer=time.process_time, globals=ns)
         self.number = 1
         self.samples: list[float] = []
+        self.cxx_samples: list[float] = []
 
     def calibrate(self, min_time: float) -> None:
         number, elapsed = self.timer.autorange()
@@ -172,7 +177,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--build", action="store_true", help="build the C++ side first")
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--rounds", type=int, default=7, help="interleaved rounds (medians)")
+    p.add_argument("--rounds", type=int, default=7, help="rounds of paired measurements (medians)")
     p.add_argument("--min-time", type=float, default=0.2, help="seconds per measurement")
     p.add_argument("--algorithms", default=DEFAULT_ALGORITHMS, help="comma-separated, or 'all'")
     p.add_argument("--no-pure-python", action="store_true", help="skip the `ascon` package")
@@ -190,22 +195,21 @@ def main() -> int:
     infos = [i for i in lwc.algorithms() if i.name in wanted]
     cases = [c for i in infos for c in python_cases(i)]
     pure = [] if args.no_pure_python else [c for i in infos for c in pure_python_cases(i)]
-    cxx_names = sorted({c.cxx for c in cases})
-    small = [n for n in cxx_names if not n.endswith(f"/{1 << 20}")]
-    large = [n for n in cxx_names if n.endswith(f"/{1 << 20}")]
-
-    for c in cases:
+    for c in cases + pure:
         c.calibrate(args.min_time)
-    for c in pure:
-        c.calibrate(args.min_time)
-    cxx: dict[str, list[float]] = {n: [] for n in cxx_names}
+    # Each Python measurement is paired with a C++ measurement of the same operation taken
+    # right before or after it (the order alternates by round), so that the slow drifts of a
+    # shared machine hit both sides of a pair alike.
     for r in range(args.rounds):
         print(f"round {r + 1}/{args.rounds}", file=sys.stderr)
-        for binary, names in ((LWC_BENCH, small), (REFERENCE, large)):
-            for name, t in run_cxx(binary, names, args.min_time).items():
-                cxx[name].append(t)
+        python_first = r % 2 == 1
         for c in cases:
-            c.run()
+            binary = REFERENCE if c.cxx.endswith(f"/{1 << 20}") else LWC_BENCH
+            if python_first:
+                c.run()
+            c.cxx_samples.append(run_cxx(binary, [c.cxx], args.min_time)[c.cxx])
+            if not python_first:
+                c.run()
         if r < 3:  # three samples are enough to place the pure-Python code
             for c in pure:
                 c.run()
@@ -215,25 +219,23 @@ def main() -> int:
           f"{platform.release()}")
     print(f"- compiler: {compiler()}; Python {platform.python_version()}; lwc {lwc.__version__}")
     print(f"- date: {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}")
-    print(f"- method: {args.rounds} interleaved rounds (C++ then Python), medians; "
-          f"each measurement >= {args.min_time} s")
+    print(f"- method: {args.rounds} rounds; in each, every Python measurement is paired with a "
+          f"C++ one taken next to it; CPU time; medians over rounds; each measurement >= "
+          f"{args.min_time} s")
     print()
-    print("| benchmark | C++ | Python (lwc) | Python vs C++ |")
+    print("| benchmark | C++ (median) | Python (median) | Python vs C++ (median of pairs) |")
     print("|---|---|---|---|")
     for c in cases:
-        py = med(c.samples)
-        ref = cxx.get(c.cxx) or []
-        if not ref:
-            print(f"| {c.name} | – | {fmt_time(py)} | – |")
-            continue
-        cc = med(ref)
+        py, cc = med(c.samples), med(c.cxx_samples)
+        label = "" if c.name == c.cxx else f" (C++ `{c.cxx.split('/')[1]}`)"
         if c.nbytes <= 64:
-            print(f"| `{c.name}` | {fmt_time(cc)} | {fmt_time(py)} | "
-                  f"{(py - cc) * 1e9:+.0f} ns per call |")
+            diff = med(p - q for p, q in zip(c.samples, c.cxx_samples))
+            print(f"| `{c.name}`{label} | {fmt_time(cc)} | {fmt_time(py)} | "
+                  f"{diff * 1e9:+.0f} ns per call |")
         else:
-            label = "" if c.name == c.cxx else f" (C++ `{c.cxx.split('/')[1]}`)"
+            ratio = med(q / p for p, q in zip(c.samples, c.cxx_samples))
             print(f"| `{c.name}`{label} | {fmt_rate(c.nbytes, cc)} | {fmt_rate(c.nbytes, py)} | "
-                  f"{100 * cc / py:.1f} % of the C++ throughput |")
+                  f"{100 * ratio:.1f} % of the C++ throughput |")
     if pure:
         print()
         print("| benchmark | pure-Python `ascon` (PyPI) | lwc (Python) |")
@@ -247,7 +249,7 @@ def main() -> int:
             print(f"| `{c.name}` | {theirs} | {ours_s} |")
     if args.json:
         args.json.write_text(json.dumps({
-            "cxx": cxx,
+            "cxx": {c.name: c.cxx_samples for c in cases},
             "python": {c.name: c.samples for c in cases},
             "pure_python": {c.name: c.samples for c in pure},
         }, indent=1))
