@@ -17,6 +17,7 @@
 // is called, so nothing compiled with this unit's instruction set escapes its namespace.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -65,6 +66,30 @@ template <bool BE>
 LWC_SIMD_INLINE void store_bytes(u8* p, u64 x, size_t n) {
   for (size_t i = 0; i < n; ++i) p[i] = static_cast<u8>(x >> (BE ? 56 - 8 * i : 8 * i));
 }
+// A whole word: one move (and a byte swap where the host order differs).
+template <bool BE>
+LWC_SIMD_INLINE u64 load_word(const u8* p) {
+  u64 x;
+  std::memcpy(&x, p, 8);
+  if constexpr ((std::endian::native == std::endian::big) != BE) x = __builtin_bswap64(x);
+  return x;
+}
+template <bool BE>
+LWC_SIMD_INLINE void store_word(u8* p, u64 x) {
+  if constexpr ((std::endian::native == std::endian::big) != BE) x = __builtin_bswap64(x);
+  std::memcpy(p, &x, 8);
+}
+// n (0..8) bytes, as a whole word when n == 8.
+template <bool BE>
+LWC_SIMD_INLINE u64 load_partial(const u8* p, size_t n) {
+  return n == 8 ? load_word<BE>(p) : load_bytes<BE>(p, n);
+}
+template <bool BE>
+LWC_SIMD_INLINE void store_partial(u8* p, u64 x, size_t n) {
+  if (n == 8) store_word<BE>(p, x);
+  else store_bytes<BE>(p, x, n);
+}
+
 // The first n (0..8) bytes of a word.
 template <bool BE>
 LWC_SIMD_INLINE u64 byte_mask(size_t n) {
@@ -80,9 +105,11 @@ LWC_SIMD_INLINE u64 pad_bit(size_t n) {
 template <bool BE>
 inline constexpr u8 pad_byte = BE ? 0x80 : 0x01;
 
+// Word stores through a volatile pointer, so that they are not dropped as dead; n is a
+// multiple of 8 for every object wiped here.
 LWC_SIMD_INLINE void wipe(void* p, size_t n) {
-  volatile u8* v = static_cast<volatile u8*>(p);
-  for (size_t i = 0; i < n; ++i) v[i] = 0;
+  volatile u64* v = static_cast<volatile u64*>(p);
+  for (size_t i = 0; i < n / 8; ++i) v[i] = 0;
 }
 
 template <class V>
@@ -102,31 +129,54 @@ LWC_SIMD_INLINE void permute_array(u64 (&s)[5][V::lanes]) {
   store_state(x, s);
 }
 
-// Per-lane cursor shared by both engines: where the lane's next block comes from and goes
-// to, how far each moves per step, and how many steps remain in the current segment.
+// Per-lane cursors shared by both engines: where the lane's next block comes from and goes
+// to, and how many steps remain in the current segment. Within a run of steps every lane
+// moves by one block per step, so a single offset addresses all of them; a lane that reads
+// no input (squeezing, idle) reads a zero area and a lane whose output is discarded (absorbing,
+// idle) writes a scratch area instead, each max_run blocks long, and runs are cut to max_run
+// steps while such a lane exists.
 template <size_t N, size_t Rate>
 struct lane_cursors {
+  static constexpr size_t max_run = 64;
+
   const u8* src[N];
   u8* dst[N];
-  size_t src_step[N];
-  size_t dst_step[N];
+  bool src_moves[N];
+  bool dst_moves[N];
   size_t left[N];
-  alignas(64) u8 zero[Rate] = {};  // the input of idle lanes and of squeeze steps
-  alignas(64) u8 sink[Rate] = {};  // the output of absorb-only steps and of idle lanes
+  alignas(64) u8 zero[max_run * Rate] = {};
+  alignas(64) u8 sink[max_run * Rate];
 
   LWC_SIMD_INLINE void idle(size_t j) {
-    src[j] = zero;
-    src_step[j] = 0;
-    dst[j] = sink;
-    dst_step[j] = 0;
-    left[j] = no_limit;
+    set(j, nullptr, nullptr, no_limit);
   }
-  LWC_SIMD_INLINE void set(size_t j, const u8* s, size_t ss, u8* d, size_t ds, size_t n) {
-    src[j] = s;
-    src_step[j] = ss;
-    dst[j] = d;
-    dst_step[j] = ds;
+  // s or d null: read zeros or discard the output.
+  LWC_SIMD_INLINE void set(size_t j, const u8* s, u8* d, size_t n) {
+    src_moves[j] = s != nullptr;
+    src[j] = s != nullptr ? s : zero;
+    dst_moves[j] = d != nullptr;
+    dst[j] = d != nullptr ? d : sink;
     left[j] = n;
+  }
+  // The length of the next run: up to the first segment end, at most max_run steps when a
+  // lane uses the zero or scratch area. no_limit when every lane is idle.
+  LWC_SIMD_INLINE size_t run_length() const {
+    size_t k = no_limit;
+    bool capped = false;
+    for (size_t j = 0; j < N; ++j) {
+      if (left[j] < k) k = left[j];
+      capped |= !src_moves[j] || !dst_moves[j];
+    }
+    if (k != no_limit && capped && k > max_run) k = max_run;
+    return k;
+  }
+  // After a run of k steps: true when lane j reached the end of its segment.
+  LWC_SIMD_INLINE bool advance(size_t j, size_t k) {
+    if (left[j] == no_limit) return false;
+    if (src_moves[j]) src[j] += k * Rate;
+    if (dst_moves[j]) dst[j] += k * Rate;
+    left[j] -= k;
+    return left[j] == 0;
   }
 };
 
@@ -168,16 +218,12 @@ class aead_engine {
     for (size_t j = 0; j < N; ++j) start_lane(j);
     load_state(x_, spill_);
     for (;;) {
-      size_t k = no_limit;
-      for (size_t j = 0; j < N; ++j)
-        if (cur_.left[j] < k) k = cur_.left[j];
+      const size_t k = cur_.run_length();
       if (k == no_limit) break;  // every lane idle: no job left
       steps(k);
       bool spilled = false;
       for (size_t j = 0; j < N; ++j) {
-        if (cur_.left[j] == no_limit) continue;
-        cur_.left[j] -= k;
-        if (cur_.left[j] != 0) continue;
+        if (!cur_.advance(j, k)) continue;
         seg_[j] = static_cast<segment>(seg_[j] + 1);
         if (enter_segment(j)) continue;
         if (!spilled) {
@@ -203,19 +249,16 @@ class aead_engine {
     V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
     const u8* src[N];
     u8* dst[N];
-    size_t ss[N], ds[N];
     for (size_t j = 0; j < N; ++j) {
       src[j] = cur_.src[j];
       dst[j] = cur_.dst[j];
-      ss[j] = cur_.src_step[j];
-      ds[j] = cur_.dst_step[j];
     }
     // Decryption replaces the rate with the ciphertext; lanes still absorbing associated
     // data XOR it in instead: keep is all-ones on those lanes.
     [[maybe_unused]] const V keep = V::load(keep_);
-    for (size_t i = 0; i < k; ++i) {
+    for (size_t off = 0; off < k * rate; off += rate) {
       V in[W], out[W];
-      V::template load_blocks<be>(src, in);
+      V::template load_blocks<be>(src, off, in);
       for (size_t w = 0; w < W; ++w) {
         if constexpr (Decrypt) {
           out[w] = x[w] ^ in[w];
@@ -225,16 +268,8 @@ class aead_engine {
           out[w] = x[w];
         }
       }
-      V::template store_blocks<be>(dst, out);
+      V::template store_blocks<be>(dst, off, out);
       permute<Params::rounds>(x);
-      for (size_t j = 0; j < N; ++j) {
-        src[j] += ss[j];
-        dst[j] += ds[j];
-      }
-    }
-    for (size_t j = 0; j < N; ++j) {
-      cur_.src[j] = src[j];
-      cur_.dst[j] = dst[j];
     }
     for (int w = 0; w < 5; ++w) x_[w] = x[w];
   }
@@ -247,7 +282,7 @@ class aead_engine {
       switch (seg_[j]) {
         case seg_ad:
           if (d.ad_len >= rate) {
-            cur_.set(j, d.ad, rate, cur_.sink, 0, d.ad_len / rate);
+            cur_.set(j, d.ad, nullptr, d.ad_len / rate);
             keep_[j] = ~u64{0};
             return true;
           }
@@ -259,7 +294,7 @@ class aead_engine {
             std::memset(ad_last_[j], 0, rate);
             std::memcpy(ad_last_[j], d.ad + (d.ad_len - r), r);
             ad_last_[j][r] = pad_byte<be>;
-            cur_.set(j, ad_last_[j], 0, cur_.sink, 0, 1);
+            cur_.set(j, ad_last_[j], nullptr, 1);
             keep_[j] = ~u64{0};
             return true;
           }
@@ -271,7 +306,7 @@ class aead_engine {
             any_dsep_ = true;
           }
           if (d.len >= rate) {
-            cur_.set(j, d.in, rate, d.out, rate, d.len / rate);
+            cur_.set(j, d.in, d.out, d.len / rate);
             keep_[j] = 0;
             return true;
           }
@@ -303,10 +338,9 @@ class aead_engine {
 
   LWC_SIMD_INLINE static key_words load_key(const u8* key) {
     if constexpr (pq)
-      return {load_bytes<be>(key, 4) >> 32, load_bytes<be>(key + 4, 8),
-              load_bytes<be>(key + 12, 8)};
+      return {load_bytes<be>(key, 4) >> 32, load_word<be>(key + 4), load_word<be>(key + 12)};
     else
-      return {0, load_bytes<be>(key, 8), load_bytes<be>(key + 8, 8)};
+      return {0, load_word<be>(key), load_word<be>(key + 8)};
   }
 
   // Fetches and initializes up to N jobs at once: state = IV, key, nonce; p^12; key again.
@@ -322,11 +356,11 @@ class aead_engine {
       }
       const aead_desc& d = pool_job_[i];
       const key_words k = load_key(d.key);
-      u64 n0 = load_bytes<be>(d.nonce, 8), n1 = load_bytes<be>(d.nonce + 8, 8);
+      u64 n0 = load_word<be>(d.nonce), n1 = load_word<be>(d.nonce + 8);
       if constexpr (Params::nonce_masking) {
         if (d.second_key != nullptr) {
-          n0 ^= load_bytes<be>(d.second_key, 8);
-          n1 ^= load_bytes<be>(d.second_key + 8, 8);
+          n0 ^= load_word<be>(d.second_key);
+          n1 ^= load_word<be>(d.second_key + 8);
         }
       }
       pool_[0][i] = Params::iv | k.k0;
@@ -353,63 +387,60 @@ class aead_engine {
   // add the key, and queue the state for the finalization permutation.
   void finish_lane(size_t j) {
     const aead_desc& d = job_[j];
-    u64 s[5];
-    for (int w = 0; w < 5; ++w) s[w] = spill_[w][j];
-    if (dsep_[j] != 0) {
-      s[4] ^= dsep_[j];
-      dsep_[j] = 0;
-    }
+    const size_t q = fin_n_;
+    for (int w = 0; w < 5; ++w) fin_[w][q] = spill_[w][j];
+    fin_[4][q] ^= dsep_[j];
+    dsep_[j] = 0;
     const size_t r = d.len % rate;
     const u8* in = d.in + (d.len - r);
     u8* out = d.out + (d.len - r);
-    for (size_t w = 0; w < W; ++w) {
-      const size_t n = r > 8 * w ? (r - 8 * w < 8 ? r - 8 * w : 8) : 0;
-      if (n == 0) break;
+    for (size_t w = 0; w < W && 8 * w < r; ++w) {
+      const size_t n = r - 8 * w < 8 ? r - 8 * w : 8;
+      u64& x = fin_[w][q];
       if constexpr (Decrypt) {
-        const u64 p = (s[w] ^ load_bytes<be>(in + 8 * w, n)) & byte_mask<be>(n);
-        store_bytes<be>(out + 8 * w, p, n);
-        s[w] ^= p;
+        const u64 p = (x ^ load_partial<be>(in + 8 * w, n)) & byte_mask<be>(n);
+        store_partial<be>(out + 8 * w, p, n);
+        x ^= p;
       } else {
-        s[w] ^= load_bytes<be>(in + 8 * w, n);
-        store_bytes<be>(out + 8 * w, s[w], n);
+        x ^= load_partial<be>(in + 8 * w, n);
+        store_partial<be>(out + 8 * w, x, n);
       }
     }
-    s[r / 8] ^= pad_bit<be>(r % 8);
+    fin_[r / 8][q] ^= pad_bit<be>(r % 8);
     const key_words k = load_key(d.key);
     if constexpr (pq) {
-      s[1] ^= k.k0 << 32 | k.k1 >> 32;
-      s[2] ^= k.k1 << 32 | k.k2 >> 32;
-      s[3] ^= k.k2 << 32;
+      fin_[1][q] ^= k.k0 << 32 | k.k1 >> 32;
+      fin_[2][q] ^= k.k1 << 32 | k.k2 >> 32;
+      fin_[3][q] ^= k.k2 << 32;
     } else {
-      s[W] ^= k.k1;
-      s[W + 1] ^= k.k2;
+      fin_[W][q] ^= k.k1;
+      fin_[W + 1][q] ^= k.k2;
     }
-    for (int w = 0; w < 5; ++w) fin_[w][fin_n_] = s[w];
-    fin_job_[fin_n_] = d;
-    wipe(s, sizeof s);
+    fin_job_[q] = d;
     if (++fin_n_ == N) finalize_batch();
   }
 
-  // p^12 on the queued states, then the tag of each: written, or compared in constant time.
+  // p^12 on the queued states, then the tag of each: written, or compared in constant time
+  // (all tag_len bytes, whatever their values).
   void finalize_batch() {
     permute_array<12, V>(fin_);
+    const size_t len = t_.tag_len;
+    const size_t n0 = len < 8 ? len : 8, n1 = len - n0;
     for (size_t i = 0; i < fin_n_; ++i) {
       const aead_desc& d = fin_job_[i];
       const key_words k = load_key(d.key);
-      u8 tag[16];
-      store_bytes<be>(tag, fin_[3][i] ^ k.k1, 8);
-      store_bytes<be>(tag + 8, fin_[4][i] ^ k.k2, 8);
+      const u64 t0 = fin_[3][i] ^ k.k1, t1 = fin_[4][i] ^ k.k2;
       if constexpr (Decrypt) {
-        unsigned diff = 0;
-        for (size_t b = 0; b < t_.tag_len; ++b) diff |= static_cast<unsigned>(tag[b] ^ d.tag[b]);
-        const bool ok = ((diff - 1) >> 8) & 1;
+        const u64 diff = ((t0 ^ load_partial<be>(d.tag, n0)) & byte_mask<be>(n0)) |
+                         ((t1 ^ load_partial<be>(d.tag + 8, n1)) & byte_mask<be>(n1));
+        const bool ok = ((diff | (0 - diff)) >> 63) == 0;
         t_.ok[d.index] = ok ? 1 : 0;
-        // The verdict is returned to the caller anyway; only released plaintext matters.
+        // The verdict goes back to the caller anyway; what must not leak is the plaintext.
         if (!ok && d.len != 0) std::memset(d.out, 0, d.len);
       } else {
-        std::memcpy(d.tag, tag, t_.tag_len);
+        store_partial<be>(d.tag, t0, n0);
+        store_partial<be>(d.tag + 8, t1, n1);
       }
-      wipe(tag, sizeof tag);
     }
     fin_n_ = 0;
   }
@@ -461,16 +492,12 @@ class sponge_engine {
     for (size_t j = 0; j < N; ++j) start_lane(j);
     load_state(x_, spill_);
     for (;;) {
-      size_t k = no_limit;
-      for (size_t j = 0; j < N; ++j)
-        if (cur_.left[j] < k) k = cur_.left[j];
+      const size_t k = cur_.run_length();
       if (k == no_limit) break;
       steps(k);
       bool spilled = false;
       for (size_t j = 0; j < N; ++j) {
-        if (cur_.left[j] == no_limit) continue;
-        cur_.left[j] -= k;
-        if (cur_.left[j] != 0) continue;
+        if (!cur_.advance(j, k)) continue;
         seg_[j] = static_cast<segment>(seg_[j] + 1);
         if (enter_segment(j)) continue;
         if (!spilled) {
@@ -491,28 +518,17 @@ class sponge_engine {
     V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
     const u8* src[N];
     u8* dst[N];
-    size_t ss[N], ds[N];
     for (size_t j = 0; j < N; ++j) {
       src[j] = cur_.src[j];
       dst[j] = cur_.dst[j];
-      ss[j] = cur_.src_step[j];
-      ds[j] = cur_.dst_step[j];
     }
-    for (size_t i = 0; i < k; ++i) {
+    for (size_t off = 0; off < k * rate; off += rate) {
       V in[1];
-      V::template load_blocks<be>(src, in);
+      V::template load_blocks<be>(src, off, in);
       x[0] = x[0] ^ in[0];
       const V out[1] = {x[0]};
-      V::template store_blocks<be>(dst, out);
+      V::template store_blocks<be>(dst, off, out);
       permute<12>(x);
-      for (size_t j = 0; j < N; ++j) {
-        src[j] += ss[j];
-        dst[j] += ds[j];
-      }
-    }
-    for (size_t j = 0; j < N; ++j) {
-      cur_.src[j] = src[j];
-      cur_.dst[j] = dst[j];
     }
     for (int w = 0; w < 5; ++w) x_[w] = x[w];
   }
@@ -525,7 +541,7 @@ class sponge_engine {
       switch (seg_[j]) {
         case seg_absorb:
           if (d.len >= rate) {
-            cur_.set(j, d.in, rate, cur_.sink, 0, d.len / rate);
+            cur_.set(j, d.in, nullptr, d.len / rate);
             return true;
           }
           break;
@@ -534,14 +550,14 @@ class sponge_engine {
           std::memset(last_[j], 0, rate);
           if (r != 0) std::memcpy(last_[j], d.in + (d.len - r), r);
           last_[j][r] = pad_byte<be>;
-          cur_.set(j, last_[j], 0, cur_.sink, 0, 1);
+          cur_.set(j, last_[j], nullptr, 1);
           return true;
         }
         case seg_squeeze:
           // All output words but the last; the last is taken from the state when the lane
           // finishes, so no permutation is spent after it.
           if (words(d.out_len) > 1) {
-            cur_.set(j, cur_.zero, 0, d.out, 8, words(d.out_len) - 1);
+            cur_.set(j, nullptr, d.out, words(d.out_len) - 1);
             return true;
           }
           break;
@@ -573,7 +589,7 @@ class sponge_engine {
     const sponge_desc& d = job_[j];
     if (d.out_len == 0) return;
     const size_t done = 8 * (words(d.out_len) - 1);
-    store_bytes<be>(d.out + done, spill_[0][j], d.out_len - done);
+    store_partial<be>(d.out + done, spill_[0][j], d.out_len - done);
   }
 
   const sponge_task& t_;

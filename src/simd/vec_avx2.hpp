@@ -50,39 +50,39 @@ struct vec {
   }
 
   template <bool BigEndian, std::size_t W>
-  LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, vec (&w)[W]) {
+  LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, std::size_t off, vec (&w)[W]) {
     static_assert(W == 1 || W == 2);
     if constexpr (W == 2) {
       // Lanes 0 and 2 in one register, 1 and 3 in the other: the in-lane unpacks then put
       // word k of lane j at position j.
-      const __m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(ld128(p[0])), ld128(p[2]), 1);
-      const __m256i b = _mm256_inserti128_si256(_mm256_castsi128_si256(ld128(p[1])), ld128(p[3]), 1);
+      const __m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(ld128(p[0] + off)), ld128(p[2] + off), 1);
+      const __m256i b = _mm256_inserti128_si256(_mm256_castsi128_si256(ld128(p[1] + off)), ld128(p[3] + off), 1);
       w[0].v = swap<BigEndian>(_mm256_unpacklo_epi64(a, b));
       w[1].v = swap<BigEndian>(_mm256_unpackhi_epi64(a, b));
     } else {
-      const __m128i lo = _mm_unpacklo_epi64(ld64(p[0]), ld64(p[1]));
-      const __m128i hi = _mm_unpacklo_epi64(ld64(p[2]), ld64(p[3]));
+      const __m128i lo = _mm_unpacklo_epi64(ld64(p[0] + off), ld64(p[1] + off));
+      const __m128i hi = _mm_unpacklo_epi64(ld64(p[2] + off), ld64(p[3] + off));
       w[0].v = swap<BigEndian>(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
     }
   }
   template <bool BigEndian, std::size_t W>
-  LWC_SIMD_INLINE static void store_blocks(std::uint8_t* const* p, const vec (&w)[W]) {
+  LWC_SIMD_INLINE static void store_blocks(std::uint8_t* const* p, std::size_t off, const vec (&w)[W]) {
     static_assert(W == 1 || W == 2);
     if constexpr (W == 2) {
       const __m256i w0 = swap<BigEndian>(w[0].v), w1 = swap<BigEndian>(w[1].v);
       const __m256i even = _mm256_unpacklo_epi64(w0, w1);  // lanes 0 | 2
       const __m256i odd = _mm256_unpackhi_epi64(w0, w1);   // lanes 1 | 3
-      st128(p[0], _mm256_castsi256_si128(even));
-      st128(p[2], _mm256_extracti128_si256(even, 1));
-      st128(p[1], _mm256_castsi256_si128(odd));
-      st128(p[3], _mm256_extracti128_si256(odd, 1));
+      st128(p[0] + off, _mm256_castsi256_si128(even));
+      st128(p[2] + off, _mm256_extracti128_si256(even, 1));
+      st128(p[1] + off, _mm256_castsi256_si128(odd));
+      st128(p[3] + off, _mm256_extracti128_si256(odd, 1));
     } else {
       const __m256i x = swap<BigEndian>(w[0].v);
       const __m128i lo = _mm256_castsi256_si128(x), hi = _mm256_extracti128_si256(x, 1);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(p[0]), lo);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(p[1]), _mm_unpackhi_epi64(lo, lo));
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(p[2]), hi);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(p[3]), _mm_unpackhi_epi64(hi, hi));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(p[0] + off), lo);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(p[1] + off), _mm_unpackhi_epi64(lo, lo));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(p[2] + off), hi);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(p[3] + off), _mm_unpackhi_epi64(hi, hi));
     }
   }
 

@@ -56,50 +56,50 @@ struct vec {
   }
 
   template <bool BigEndian, std::size_t W>
-  LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, vec (&w)[W]) {
+  LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, std::size_t off, vec (&w)[W]) {
     static_assert(W == 1 || W == 2);
     if constexpr (W == 2) {
       // Even lanes in one register, odd lanes in the other: the in-lane unpacks then put
       // word k of lane j at position j without a cross-lane permute.
-      __m512i a = _mm512_castsi128_si512(ld128(p[0]));
-      a = _mm512_inserti32x4(a, ld128(p[2]), 1);
-      a = _mm512_inserti32x4(a, ld128(p[4]), 2);
-      a = _mm512_inserti32x4(a, ld128(p[6]), 3);
-      __m512i b = _mm512_castsi128_si512(ld128(p[1]));
-      b = _mm512_inserti32x4(b, ld128(p[3]), 1);
-      b = _mm512_inserti32x4(b, ld128(p[5]), 2);
-      b = _mm512_inserti32x4(b, ld128(p[7]), 3);
+      __m512i a = _mm512_castsi128_si512(ld128(p[0] + off));
+      a = _mm512_inserti32x4(a, ld128(p[2] + off), 1);
+      a = _mm512_inserti32x4(a, ld128(p[4] + off), 2);
+      a = _mm512_inserti32x4(a, ld128(p[6] + off), 3);
+      __m512i b = _mm512_castsi128_si512(ld128(p[1] + off));
+      b = _mm512_inserti32x4(b, ld128(p[3] + off), 1);
+      b = _mm512_inserti32x4(b, ld128(p[5] + off), 2);
+      b = _mm512_inserti32x4(b, ld128(p[7] + off), 3);
       w[0].v = swap<BigEndian>(_mm512_unpacklo_epi64(a, b));
       w[1].v = swap<BigEndian>(_mm512_unpackhi_epi64(a, b));
     } else {
-      __m512i a = _mm512_castsi128_si512(pair(p[0], p[1]));
-      a = _mm512_inserti32x4(a, pair(p[2], p[3]), 1);
-      a = _mm512_inserti32x4(a, pair(p[4], p[5]), 2);
-      a = _mm512_inserti32x4(a, pair(p[6], p[7]), 3);
+      __m512i a = _mm512_castsi128_si512(pair(p[0] + off, p[1] + off));
+      a = _mm512_inserti32x4(a, pair(p[2] + off, p[3] + off), 1);
+      a = _mm512_inserti32x4(a, pair(p[4] + off, p[5] + off), 2);
+      a = _mm512_inserti32x4(a, pair(p[6] + off, p[7] + off), 3);
       w[0].v = swap<BigEndian>(a);
     }
   }
   template <bool BigEndian, std::size_t W>
-  LWC_SIMD_INLINE static void store_blocks(std::uint8_t* const* p, const vec (&w)[W]) {
+  LWC_SIMD_INLINE static void store_blocks(std::uint8_t* const* p, std::size_t off, const vec (&w)[W]) {
     static_assert(W == 1 || W == 2);
     if constexpr (W == 2) {
       const __m512i w0 = swap<BigEndian>(w[0].v), w1 = swap<BigEndian>(w[1].v);
       const __m512i even = _mm512_unpacklo_epi64(w0, w1);
       const __m512i odd = _mm512_unpackhi_epi64(w0, w1);
-      st128(p[0], _mm512_castsi512_si128(even));
-      st128(p[2], _mm512_extracti32x4_epi32(even, 1));
-      st128(p[4], _mm512_extracti32x4_epi32(even, 2));
-      st128(p[6], _mm512_extracti32x4_epi32(even, 3));
-      st128(p[1], _mm512_castsi512_si128(odd));
-      st128(p[3], _mm512_extracti32x4_epi32(odd, 1));
-      st128(p[5], _mm512_extracti32x4_epi32(odd, 2));
-      st128(p[7], _mm512_extracti32x4_epi32(odd, 3));
+      st128(p[0] + off, _mm512_castsi512_si128(even));
+      st128(p[2] + off, _mm512_extracti32x4_epi32(even, 1));
+      st128(p[4] + off, _mm512_extracti32x4_epi32(even, 2));
+      st128(p[6] + off, _mm512_extracti32x4_epi32(even, 3));
+      st128(p[1] + off, _mm512_castsi512_si128(odd));
+      st128(p[3] + off, _mm512_extracti32x4_epi32(odd, 1));
+      st128(p[5] + off, _mm512_extracti32x4_epi32(odd, 2));
+      st128(p[7] + off, _mm512_extracti32x4_epi32(odd, 3));
     } else {
       const __m512i x = swap<BigEndian>(w[0].v);
-      st_pair(p[0], p[1], _mm512_castsi512_si128(x));
-      st_pair(p[2], p[3], _mm512_extracti32x4_epi32(x, 1));
-      st_pair(p[4], p[5], _mm512_extracti32x4_epi32(x, 2));
-      st_pair(p[6], p[7], _mm512_extracti32x4_epi32(x, 3));
+      st_pair(p[0] + off, p[1] + off, _mm512_castsi512_si128(x));
+      st_pair(p[2] + off, p[3] + off, _mm512_extracti32x4_epi32(x, 1));
+      st_pair(p[4] + off, p[5] + off, _mm512_extracti32x4_epi32(x, 2));
+      st_pair(p[6] + off, p[7] + off, _mm512_extracti32x4_epi32(x, 3));
     }
   }
 

@@ -64,16 +64,17 @@ struct vec {
     return r;
   }
 
-  // Word w of lane j is the 8 bytes at p[j] + 8 w, read in the given byte order.
+  // Word w of lane j is the 8 bytes at p[j] + off + 8 w, read in the given byte order. The
+  // offset is common to all lanes so that one index register walks every lane's message.
   template <bool BigEndian, std::size_t W>
-  LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, vec (&w)[W]) {
+  LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, std::size_t off, vec (&w)[W]) {
     for (std::size_t j = 0; j < N; ++j)
-      for (std::size_t k = 0; k < W; ++k) w[k].v[j] = read<BigEndian>(p[j] + 8 * k);
+      for (std::size_t k = 0; k < W; ++k) w[k].v[j] = read<BigEndian>(p[j] + off + 8 * k);
   }
   template <bool BigEndian, std::size_t W>
-  LWC_SIMD_INLINE static void store_blocks(std::uint8_t* const* p, const vec (&w)[W]) {
+  LWC_SIMD_INLINE static void store_blocks(std::uint8_t* const* p, std::size_t off, const vec (&w)[W]) {
     for (std::size_t j = 0; j < N; ++j)
-      for (std::size_t k = 0; k < W; ++k) write<BigEndian>(p[j] + 8 * k, w[k].v[j]);
+      for (std::size_t k = 0; k < W; ++k) write<BigEndian>(p[j] + off + 8 * k, w[k].v[j]);
   }
 
  private:

@@ -33,6 +33,8 @@ foreach(obj ${objects})
       continue()
     endif()
     set(sym "${CMAKE_MATCH_1}")
+    # AddressSanitizer's one-definition-rule markers name the global they guard.
+    string(REGEX REPLACE "^__odr_asan\\." "" sym "${sym}")
     math(EXPR count "${count} + 1")
     if(sym MATCHES "${prefix}" OR sym STREQUAL "DW.ref.__gxx_personality_v0")
       continue()

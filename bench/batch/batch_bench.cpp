@@ -1,0 +1,170 @@
+// Batch engine throughput: names batch/<algorithm>/<operation>/<bytes>/<backend>/<threads>.
+// Each iteration processes a whole batch of 2^14 messages of <bytes> bytes (AEADs with 32
+// bytes of associated data, as in lwc_bench; hashes with one digest, XOFs with 32 bytes of
+// output), every message with its own key and nonce. Bytes per second count message bytes.
+//
+// The backend "scalar" is the single-message core run over the same batch, one message after
+// the other on one thread: the baseline the batch speed-ups are quoted against, measured in
+// the same process and conditions. Time is wall-clock time.
+//
+// LWC_BATCH_BENCH_MESSAGES overrides the batch size (a power of two is not required).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <lwc/batch.hpp>
+#include <lwc/registry.hpp>
+
+namespace {
+
+constexpr std::size_t sizes[] = {64, 256, 1024, 4096};
+constexpr std::size_t ad_len = 32;
+
+std::size_t batch_messages() {
+  if (const char* s = std::getenv("LWC_BATCH_BENCH_MESSAGES")) {
+    const long v = std::atol(s);
+    if (v > 0) return static_cast<std::size_t>(v);
+  }
+  return std::size_t{1} << 14;
+}
+
+// One batch of n messages of one size, built once per (algorithm, size) and reused.
+struct workload {
+  std::vector<std::uint8_t> keys, nonces, ad, in, out, tags, back;
+  std::vector<lwc::batch::aead_job> enc, dec;
+  std::vector<lwc::batch::hash_job> hash;
+  std::vector<std::uint8_t> ok;
+};
+
+workload& get(const lwc::algorithm& a, std::size_t bytes) {
+  static std::map<std::pair<std::string_view, std::size_t>, std::unique_ptr<workload>> cache;
+  auto& slot = cache[{a.name, bytes}];
+  if (slot) return *slot;
+  slot = std::make_unique<workload>();
+  workload& w = *slot;
+  const std::size_t n = batch_messages();
+  std::uint32_t x = 0x9e3779b9u;
+  const auto fill = [&](std::vector<std::uint8_t>& v, std::size_t size) {
+    v.resize(size);
+    for (auto& b : v) {
+      x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+      b = static_cast<std::uint8_t>(x);
+    }
+  };
+  fill(w.in, n * bytes);
+  w.out.resize(n * bytes);
+  w.back.resize(n * bytes);
+  if (a.is_aead()) {
+    fill(w.keys, n * a.key_size);
+    fill(w.nonces, n * a.nonce_size);
+    fill(w.ad, n * ad_len);
+    w.tags.resize(n * a.tag_size);
+    w.ok.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const lwc::bytes_view key{w.keys.data() + i * a.key_size, a.key_size};
+      const lwc::bytes_view nonce{w.nonces.data() + i * 16, 16};
+      const lwc::bytes_view ad{w.ad.data() + i * ad_len, ad_len};
+      const lwc::bytes_span tag{w.tags.data() + i * a.tag_size, a.tag_size};
+      w.enc.push_back({key, nonce, ad, {w.in.data() + i * bytes, bytes},
+                       {w.out.data() + i * bytes, bytes}, tag, {}});
+      w.dec.push_back({key, nonce, ad, {w.out.data() + i * bytes, bytes},
+                       {w.back.data() + i * bytes, bytes}, tag, {}});
+    }
+    lwc::batch::encrypt(a.name, w.enc, a.tag_size);
+  } else {
+    w.tags.resize(n * 32);
+    for (std::size_t i = 0; i < n; ++i)
+      w.hash.push_back({{w.in.data() + i * bytes, bytes}, {w.tags.data() + i * 32, 32}});
+  }
+  return w;
+}
+
+void bench_batch(benchmark::State& state, const lwc::algorithm* a, std::string op,
+                 std::size_t bytes, std::string backend, unsigned threads) {
+  workload& w = get(*a, bytes);
+  const lwc::batch::options opt{threads, backend};
+  for (auto _ : state) {
+    if (op == "encrypt") {
+      lwc::batch::encrypt(a->name, w.enc, a->tag_size, opt);
+    } else if (op == "decrypt") {
+      if (lwc::batch::decrypt(a->name, w.dec, w.ok, a->tag_size, opt) != w.dec.size())
+        state.SkipWithError("verification failed");
+    } else {
+      lwc::batch::hash(a->name, w.hash, opt);
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * w.in.size()));
+  state.counters["messages"] = static_cast<double>(w.in.size() / bytes);
+}
+
+// The single-message core over the same batch, through the registry like lwc_bench.
+void bench_scalar(benchmark::State& state, const lwc::algorithm* a, std::string op,
+                  std::size_t bytes) {
+  workload& w = get(*a, bytes);
+  const std::size_t n = w.in.size() / bytes;
+  alignas(8) std::uint8_t st[lwc::max_hash_state_size];
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (op == "encrypt") {
+        const auto& j = w.enc[i];
+        a->encrypt(j.key.data(), nullptr, j.nonce.data(), j.ad.data(), j.ad.size(), j.in.data(),
+                   bytes, j.out.data(), j.tag.data(), j.tag.size());
+      } else if (op == "decrypt") {
+        const auto& j = w.dec[i];
+        if (!a->decrypt(j.key.data(), nullptr, j.nonce.data(), j.ad.data(), j.ad.size(),
+                        j.in.data(), bytes, j.tag.data(), j.tag.size(), j.out.data()))
+          state.SkipWithError("verification failed");
+      } else {
+        const auto& j = w.hash[i];
+        a->init(st, nullptr, nullptr, 0);
+        a->absorb(st, j.in.data(), bytes);
+        a->squeeze(st, j.out.data(), 32);
+        a->destroy(st);
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * w.in.size()));
+  state.counters["messages"] = static_cast<double>(n);
+}
+
+int register_all() {
+  std::vector<unsigned> thread_counts{1, 2};
+  const unsigned hw = std::thread::hardware_concurrency();
+  if (hw > 2) thread_counts.push_back(hw);
+  for (std::string_view name : lwc::batch::algorithms()) {
+    const lwc::algorithm* a = lwc::find_algorithm(name);
+    std::vector<std::string> ops;
+    if (a->is_aead()) ops = {"encrypt", "decrypt"};
+    else ops = {a->kind == lwc::algorithm_kind::hash ? "hash" : "xof"};
+    for (const std::string& op : ops) {
+      for (std::size_t bytes : sizes) {
+        const std::string base =
+            "batch/" + std::string(name) + "/" + op + "/" + std::to_string(bytes) + "/";
+        benchmark::RegisterBenchmark((base + "scalar/1").c_str(), bench_scalar, a, op, bytes)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+        for (std::string_view backend : lwc::batch::available_backends())
+          for (unsigned t : thread_counts)
+            benchmark::RegisterBenchmark(
+                (base + std::string(backend) + "/" + std::to_string(t)).c_str(), bench_batch, a,
+                op, bytes, std::string(backend), t)
+                ->UseRealTime()
+                ->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+  return 0;
+}
+
+const int registered = register_all();
+
+}  // namespace
+
+BENCHMARK_MAIN();
