@@ -37,6 +37,9 @@ def main():
     ap.add_argument("--title", help="title (default: the CPU named in the JSON)")
     ap.add_argument("--algorithm", action="append", help="only these algorithms (repeatable)")
     ap.add_argument("--operation", action="append", help="only these operations (repeatable)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="plot MB per CPU second (steady on a shared machine) instead of per "
+                         "wall-clock second")
     args = ap.parse_args()
 
     import matplotlib
@@ -51,7 +54,7 @@ def main():
         if args.operation and r["operation"] not in args.operation:
             continue
         key = (r["algorithm"], r["operation"], r["backend"])
-        series.setdefault(key, []).append((r["bytes"], r["mb_per_s"]))
+        series.setdefault(key, []).append((r["bytes"], r["mb_per_cpu_s" if args.cpu else "mb_per_s"]))
     if not series:
         sys.exit("plot_bench.py: no results to plot")
 
@@ -69,7 +72,7 @@ def main():
     ax.set_xticks(sizes)
     ax.set_xticklabels([size_label(s) for s in sizes])
     ax.set_xlabel("message size (bytes)")
-    ax.set_ylabel("throughput (MB/s, one thread)")
+    ax.set_ylabel("MB per CPU second" if args.cpu else "MB/s")
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     title = args.title or "lwc bench on %s" % meta.get("cpu", "unknown CPU")
