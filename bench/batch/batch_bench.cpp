@@ -3,6 +3,9 @@
 // bytes of associated data, as in lwc_bench; hashes with one digest, XOFs with 32 bytes of
 // output), every message with its own key and nonce. Bytes per second count message bytes.
 //
+// bytes "mixed": lengths drawn uniformly from 0..4096 in one batch, to show that refilling
+// lanes as messages finish keeps them busy; compare with "scalar" on the same batch.
+//
 // The backend "scalar" is the single-message core run over the same batch, one message after
 // the other on one thread: the baseline the batch speed-ups are quoted against, measured in
 // the same process and conditions. Time is wall-clock time.
@@ -22,7 +25,8 @@
 
 namespace {
 
-constexpr std::size_t sizes[] = {64, 256, 1024, 4096};
+constexpr std::size_t sizes[] = {64, 256, 1024, 4096, 0};  // 0: mixed lengths
+constexpr std::size_t mixed_max = 4096;
 constexpr std::size_t ad_len = 32;
 
 std::size_t batch_messages() {
@@ -33,9 +37,10 @@ std::size_t batch_messages() {
   return std::size_t{1} << 14;
 }
 
-// One batch of n messages of one size, built once per (algorithm, size) and reused.
+// One batch of n messages of one size (or of mixed sizes), built once per (algorithm, size).
 struct workload {
   std::vector<std::uint8_t> keys, nonces, ad, in, out, tags, back;
+  std::vector<std::size_t> len, off;
   std::vector<lwc::batch::aead_job> enc, dec;
   std::vector<lwc::batch::hash_job> hash;
   std::vector<std::uint8_t> ok;
@@ -49,16 +54,23 @@ workload& get(const lwc::algorithm& a, std::size_t bytes) {
   workload& w = *slot;
   const std::size_t n = batch_messages();
   std::uint32_t x = 0x9e3779b9u;
+  const auto next = [&] {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    return x;
+  };
   const auto fill = [&](std::vector<std::uint8_t>& v, std::size_t size) {
     v.resize(size);
-    for (auto& b : v) {
-      x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-      b = static_cast<std::uint8_t>(x);
-    }
+    for (auto& b : v) b = static_cast<std::uint8_t>(next());
   };
-  fill(w.in, n * bytes);
-  w.out.resize(n * bytes);
-  w.back.resize(n * bytes);
+  w.off.push_back(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    w.len.push_back(bytes != 0 ? bytes : next() % (mixed_max + 1));
+    w.off.push_back(w.off.back() + w.len.back());
+  }
+  const std::size_t total = w.off.back();
+  fill(w.in, total);
+  w.out.resize(total);
+  w.back.resize(total);
   if (a.is_aead()) {
     fill(w.keys, n * a.key_size);
     fill(w.nonces, n * a.nonce_size);
@@ -70,16 +82,16 @@ workload& get(const lwc::algorithm& a, std::size_t bytes) {
       const lwc::bytes_view nonce{w.nonces.data() + i * 16, 16};
       const lwc::bytes_view ad{w.ad.data() + i * ad_len, ad_len};
       const lwc::bytes_span tag{w.tags.data() + i * a.tag_size, a.tag_size};
-      w.enc.push_back({key, nonce, ad, {w.in.data() + i * bytes, bytes},
-                       {w.out.data() + i * bytes, bytes}, tag, {}});
-      w.dec.push_back({key, nonce, ad, {w.out.data() + i * bytes, bytes},
-                       {w.back.data() + i * bytes, bytes}, tag, {}});
+      w.enc.push_back({key, nonce, ad, {w.in.data() + w.off[i], w.len[i]},
+                       {w.out.data() + w.off[i], w.len[i]}, tag, {}});
+      w.dec.push_back({key, nonce, ad, {w.out.data() + w.off[i], w.len[i]},
+                       {w.back.data() + w.off[i], w.len[i]}, tag, {}});
     }
     lwc::batch::encrypt(a.name, w.enc, a.tag_size);
   } else {
     w.tags.resize(n * 32);
     for (std::size_t i = 0; i < n; ++i)
-      w.hash.push_back({{w.in.data() + i * bytes, bytes}, {w.tags.data() + i * 32, 32}});
+      w.hash.push_back({{w.in.data() + w.off[i], w.len[i]}, {w.tags.data() + i * 32, 32}});
   }
   return w;
 }
@@ -100,30 +112,30 @@ void bench_batch(benchmark::State& state, const lwc::algorithm* a, std::string o
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * w.in.size()));
-  state.counters["messages"] = static_cast<double>(w.in.size() / bytes);
+  state.counters["messages"] = static_cast<double>(w.len.size());
 }
 
 // The single-message core over the same batch, through the registry like lwc_bench.
 void bench_scalar(benchmark::State& state, const lwc::algorithm* a, std::string op,
                   std::size_t bytes) {
   workload& w = get(*a, bytes);
-  const std::size_t n = w.in.size() / bytes;
+  const std::size_t n = w.len.size();
   alignas(8) std::uint8_t st[lwc::max_hash_state_size];
   for (auto _ : state) {
     for (std::size_t i = 0; i < n; ++i) {
       if (op == "encrypt") {
         const auto& j = w.enc[i];
         a->encrypt(j.key.data(), nullptr, j.nonce.data(), j.ad.data(), j.ad.size(), j.in.data(),
-                   bytes, j.out.data(), j.tag.data(), j.tag.size());
+                   j.in.size(), j.out.data(), j.tag.data(), j.tag.size());
       } else if (op == "decrypt") {
         const auto& j = w.dec[i];
         if (!a->decrypt(j.key.data(), nullptr, j.nonce.data(), j.ad.data(), j.ad.size(),
-                        j.in.data(), bytes, j.tag.data(), j.tag.size(), j.out.data()))
+                        j.in.data(), j.in.size(), j.tag.data(), j.tag.size(), j.out.data()))
           state.SkipWithError("verification failed");
       } else {
         const auto& j = w.hash[i];
         a->init(st, nullptr, nullptr, 0);
-        a->absorb(st, j.in.data(), bytes);
+        a->absorb(st, j.in.data(), j.in.size());
         a->squeeze(st, j.out.data(), 32);
         a->destroy(st);
       }
@@ -132,6 +144,10 @@ void bench_scalar(benchmark::State& state, const lwc::algorithm* a, std::string 
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * w.in.size()));
   state.counters["messages"] = static_cast<double>(n);
+}
+
+void configure(benchmark::internal::Benchmark* b) {
+  b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
 int register_all() {
@@ -145,18 +161,15 @@ int register_all() {
     else ops = {a->kind == lwc::algorithm_kind::hash ? "hash" : "xof"};
     for (const std::string& op : ops) {
       for (std::size_t bytes : sizes) {
-        const std::string base =
-            "batch/" + std::string(name) + "/" + op + "/" + std::to_string(bytes) + "/";
-        benchmark::RegisterBenchmark((base + "scalar/1").c_str(), bench_scalar, a, op, bytes)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
+        const std::string base = "batch/" + std::string(name) + "/" + op + "/" +
+                                 (bytes != 0 ? std::to_string(bytes) : "mixed") + "/";
+        configure(benchmark::RegisterBenchmark((base + "scalar/1").c_str(), bench_scalar, a, op,
+                                              bytes));
         for (std::string_view backend : lwc::batch::available_backends())
           for (unsigned t : thread_counts)
-            benchmark::RegisterBenchmark(
+            configure(benchmark::RegisterBenchmark(
                 (base + std::string(backend) + "/" + std::to_string(t)).c_str(), bench_batch, a,
-                op, bytes, std::string(backend), t)
-                ->UseRealTime()
-                ->Unit(benchmark::kMillisecond);
+                op, bytes, std::string(backend), t));
       }
     }
   }

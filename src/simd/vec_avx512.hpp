@@ -58,6 +58,16 @@ struct vec {
   template <bool BigEndian, std::size_t W>
   LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, std::size_t off, vec (&w)[W]) {
     static_assert(W == 1 || W == 2);
+#if defined(LWC_AVX512_GATHER)
+    // Alternative measured in docs/performance-batch.md: one vpgatherqq per word, the lane
+    // addresses as 64-bit indices from a null base.
+    __m512i idx = _mm512_add_epi64(_mm512_loadu_si512(p), _mm512_set1_epi64(static_cast<long long>(off)));
+    for (std::size_t k = 0; k < W; ++k) {
+      w[k].v = swap<BigEndian>(_mm512_i64gather_epi64(idx, static_cast<const void*>(nullptr), 1));
+      idx = _mm512_add_epi64(idx, _mm512_set1_epi64(8));
+    }
+    return;
+#endif
     if constexpr (W == 2) {
       // Even lanes in one register, odd lanes in the other: the in-lane unpacks then put
       // word k of lane j at position j without a cross-lane permute.

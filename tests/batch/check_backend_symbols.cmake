@@ -4,7 +4,11 @@
 # linker may keep either copy, and a CPU without that instruction set would fault in code
 # that never chose the backend.
 #
-# cmake -DNM=<nm> -DBACKENDS="portable;avx2" -DOBJECTS="a.o;b.o" -P check_backend_symbols.cmake
+# It also fails when a backend has a static initializer: that code would run at program start
+# on every CPU, before any CPUID check.
+#
+# cmake -DNM=<nm> -DOBJDUMP=<objdump> -DSANITIZED=OFF -DBACKENDS="portable;avx2"
+#       -DOBJECTS="a.o,b.o" -P check_backend_symbols.cmake
 string(REPLACE "," ";" objects "${OBJECTS}")
 set(failed FALSE)
 foreach(obj ${objects})
@@ -21,6 +25,15 @@ foreach(obj ${objects})
     OUTPUT_VARIABLE out RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${NM} failed on ${obj}")
+  endif()
+  execute_process(COMMAND ${OBJDUMP} -h ${obj} OUTPUT_VARIABLE sections RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${OBJDUMP} failed on ${obj}")
+  endif()
+  # (Sanitizer builds add their own module constructor, so the check is skipped there.)
+  if(NOT SANITIZED AND sections MATCHES "\\.(init_array|ctors)")
+    message(SEND_ERROR "${obj}: has a static initializer")
+    set(failed TRUE)
   endif()
   string(LENGTH "${backend}" len)
   # Itanium mangling of the namespace prefix, with the special-name prefixes of guard
