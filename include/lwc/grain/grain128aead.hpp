@@ -88,16 +88,18 @@ LWC_HD LWC_ALWAYS_INLINE constexpr feedback taps(const views& s, const views& b)
                           (s.at<60>() & s.at<79>()) ^ (b12 & b95 & s.at<94>());
   const std::uint32_t y = h ^ s.at<93>() ^ b.at<2>() ^ b.at<15>() ^ b.at<36>() ^ b.at<45>() ^
                           b.at<64>() ^ b.at<73>() ^ b.at<89>();
-  // Taps 32 or 64 bits apart share one rotation (s38 + s70; b3 b67; b27 b59 + b91), and
-  // b17 b18 and b24 b25 are two windows of the same pairwise product.
-  const std::uint64_t pairs = b.lo & rotr64(b.lo, 1);
+  // Fewer rotations: taps 32 or 64 bits apart share one (s38 + s70; b3 b67; b27 b59 + b91);
+  // b17 b18 and b24 b25 are windows of one product of neighbours, b78 b82 and b88 b92 of one
+  // product of taps 4 apart, whose rotated factor is also the b68 window.
+  const std::uint64_t pairs1 = b.lo & rotr64(b.lo, 1);
+  const std::uint64_t hi4 = rotr64(b.hi, 4), pairs4 = b.hi & hi4;
   const std::uint32_t ls = s0 ^ s.at<7>() ^ w::window(s.mid ^ s.hi, 6) ^ s.at<81>() ^ s.at<96>();
   const std::uint32_t nb =
       s0 ^ b.at<0>() ^ b.at<26>() ^ b.at<56>() ^ b.at<96>() ^ w::window(b.lo & b.hi, 3) ^
-      w::window((b.lo & b.mid) ^ b.hi, 27) ^ (b.at<11>() & b.at<13>()) ^ w::window(pairs, 17) ^
-      (b.at<40>() & b.at<48>()) ^ (b.at<61>() & b.at<65>()) ^ (b.at<68>() & b.at<84>()) ^
-      (b.at<22>() & w::window(pairs, 24)) ^ (b.at<70>() & b.at<78>() & b.at<82>()) ^
-      (b.at<88>() & b.at<92>() & b.at<93>() & b95);
+      w::window((b.lo & b.mid) ^ b.hi, 27) ^ (b.at<11>() & b.at<13>()) ^ w::window(pairs1, 17) ^
+      (b.at<40>() & b.at<48>()) ^ (b.at<61>() & b.at<65>()) ^
+      (static_cast<std::uint32_t>(hi4) & b.at<84>()) ^ (b.at<22>() & w::window(pairs1, 24)) ^
+      (b.at<70>() & w::window(pairs4, 14)) ^ (w::window(pairs4, 24) & b.at<93>() & b95);
   return {y, ls, nb};
 }
 
