@@ -11,6 +11,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <lwc/ascon.hpp>
@@ -429,6 +430,36 @@ TEST(BatchApi, RejectsBadArgumentsBeforeWriting) {
   EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 1, &c, 16, nullptr), 0);
   EXPECT_FALSE(untouched());
   EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 0, nullptr, 16, nullptr), 0);
+}
+
+// Several callers at once, each splitting its own batch over threads: no shared state
+// between calls may mix their jobs up.
+TEST(BatchApi, ConcurrentCallers) {
+  const lwc::algorithm& a = lwc::get_algorithm("ascon-aead128");
+  constexpr int callers = 4;
+  std::vector<aead_batch> batches;
+  std::mt19937_64 rng(7);
+  for (int c = 0; c < callers; ++c) {
+    batches.push_back(make_aead_batch(rng, a, 150, false));
+    reference_encrypt(a, batches.back());
+  }
+  std::vector<std::vector<bytes>> ct(callers), tags(callers);
+  std::vector<std::thread> threads;
+  for (int c = 0; c < callers; ++c) {
+    ct[c] = sized_like(batches[c].pt);
+    tags[c].assign(150, bytes(batches[c].tag_len));
+    threads.emplace_back([&, c] {
+      const auto backends = lwc::batch::available_backends();
+      auto jobs = jobs_for(batches[c], batches[c].pt, ct[c], tags[c]);
+      lwc::batch::encrypt("ascon-aead128", jobs, batches[c].tag_len,
+                          {2, backends[static_cast<std::size_t>(c) % backends.size()]});
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int c = 0; c < callers; ++c) {
+    EXPECT_EQ(ct[c], batches[c].ct) << "caller " << c;
+    EXPECT_EQ(tags[c], batches[c].tag) << "caller " << c;
+  }
 }
 
 // Tag lengths 4..16 of Ascon-AEAD128 with the lane count's worth of jobs each, on every backend.
