@@ -3,6 +3,9 @@
 // the sum of the messages, so MB/s compare with the single-message figures.
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <lwc/batch.hpp>
 

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <vector>
@@ -111,7 +112,11 @@ unsigned chunk_shift(const std::string& text) {
   return static_cast<unsigned>(std::countr_zero(n));
 }
 
-unsigned threads_of(unsigned requested) { return requested == 0 ? default_threads() : requested; }
+// More workers than this only cost memory and start-up time.
+constexpr unsigned max_threads = 64;
+unsigned threads_of(unsigned requested) {
+  return std::min(requested == 0 ? default_threads() : requested, max_threads);
+}
 
 }  // namespace
 

@@ -356,6 +356,7 @@ int check(const hash_options& opt) {
 int run_hash(const hash_options& opt_in) {
   hash_options opt = opt_in;
   if (opt.threads == 0) opt.threads = default_threads();
+  opt.threads = std::min(opt.threads, 64u);  // more only costs memory and start-up time
   const algorithm& a = hash_algorithm(opt.algorithm);
   const std::size_t length = output_length(a, opt.length);
   if (!opt.customization.empty() && a.kind != algorithm_kind::cxof)
