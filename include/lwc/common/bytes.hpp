@@ -3,12 +3,43 @@
 // compile to a single mov (plus bswap) on x86 with GCC and Clang.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "config.hpp"
 
 namespace lwc {
+
+namespace detail {
+// Host code at run time moves whole words with memcpy: GCC 12 merges shifted byte loads into
+// one load but not shifted byte stores (eight stores per word in the Ascon block loop).
+// Constant evaluation and device code keep the shift form.
+#if defined(__CUDA_ARCH__)
+inline constexpr bool word_memcpy = false;
+#else
+inline constexpr bool word_memcpy = std::endian::native == std::endian::little ||
+                                    std::endian::native == std::endian::big;
+#endif
+LWC_HD constexpr std::uint64_t bswap64(std::uint64_t x) {
+  x = ((x & 0x00ff00ff00ff00ffull) << 8) | ((x >> 8) & 0x00ff00ff00ff00ffull);
+  x = ((x & 0x0000ffff0000ffffull) << 16) | ((x >> 16) & 0x0000ffff0000ffffull);
+  return (x << 32) | (x >> 32);
+}
+template <std::endian Order>
+LWC_HD LWC_ALWAYS_INLINE std::uint64_t load_word(const std::uint8_t* p) {
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  return Order == std::endian::native ? x : bswap64(x);
+}
+template <std::endian Order>
+LWC_HD LWC_ALWAYS_INLINE void store_word(std::uint8_t* p, std::uint64_t x) {
+  if (Order != std::endian::native) x = bswap64(x);
+  std::memcpy(p, &x, 8);
+}
+}  // namespace detail
 
 // Loads n (0..8) bytes as the low-order bytes of a little-endian word.
 LWC_HD constexpr std::uint64_t load_le(const std::uint8_t* p, std::size_t n) {
@@ -17,6 +48,8 @@ LWC_HD constexpr std::uint64_t load_le(const std::uint8_t* p, std::size_t n) {
   return x;
 }
 LWC_HD constexpr std::uint64_t load_le64(const std::uint8_t* p) {
+  if constexpr (detail::word_memcpy)
+    if (!std::is_constant_evaluated()) return detail::load_word<std::endian::little>(p);
   std::uint64_t x = 0;
   LWC_UNROLL for (int i = 0; i < 8; ++i) x |= std::uint64_t{p[i]} << (8 * i);
   return x;
@@ -25,6 +58,8 @@ LWC_HD constexpr void store_le(std::uint8_t* p, std::uint64_t x, std::size_t n) 
   for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(x >> (8 * i));
 }
 LWC_HD constexpr void store_le64(std::uint8_t* p, std::uint64_t x) {
+  if constexpr (detail::word_memcpy)
+    if (!std::is_constant_evaluated()) return detail::store_word<std::endian::little>(p, x);
   LWC_UNROLL for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(x >> (8 * i));
 }
 
@@ -35,6 +70,8 @@ LWC_HD constexpr std::uint64_t load_be(const std::uint8_t* p, std::size_t n) {
   return x;
 }
 LWC_HD constexpr std::uint64_t load_be64(const std::uint8_t* p) {
+  if constexpr (detail::word_memcpy)
+    if (!std::is_constant_evaluated()) return detail::load_word<std::endian::big>(p);
   std::uint64_t x = 0;
   LWC_UNROLL for (int i = 0; i < 8; ++i) x |= std::uint64_t{p[i]} << (56 - 8 * i);
   return x;
@@ -43,6 +80,8 @@ LWC_HD constexpr void store_be(std::uint8_t* p, std::uint64_t x, std::size_t n) 
   for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(x >> (56 - 8 * i));
 }
 LWC_HD constexpr void store_be64(std::uint8_t* p, std::uint64_t x) {
+  if constexpr (detail::word_memcpy)
+    if (!std::is_constant_evaluated()) return detail::store_word<std::endian::big>(p, x);
   LWC_UNROLL for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(x >> (56 - 8 * i));
 }
 
