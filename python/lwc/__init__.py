@@ -218,6 +218,8 @@ def aead(name: str, key: Any, **options: Any) -> AEAD:
     return cls(key, **options)
 
 
+from . import batch  # noqa: E402  (needs the classes above for its doctest only)
+
 __all__ = [
     "AEAD",
     "MAC",
@@ -229,6 +231,7 @@ __all__ = [
     "InvalidTag",
     "aead",
     "algorithms",
+    "batch",
     "algorithms_available",
     "new",
     *(a.python_name for a in _REGISTRY),

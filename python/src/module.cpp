@@ -17,6 +17,12 @@
 #include <string_view>
 
 #include <lwc/registry.hpp>
+#if defined(LWC_HAVE_BATCH)
+#include <lwc/batch.hpp>
+#include <span>
+#include <stdexcept>
+#include <vector>
+#endif
 
 #include "naming.hpp"
 
@@ -512,9 +518,172 @@ nb::dict describe(const lwc::algorithm& a) {
 
 }  // namespace
 
+
+#if defined(LWC_HAVE_BATCH)
+// ---- lwc.batch: the CPU batch engine ------------------------------------------------------
+// The Python layer (lwc/batch.py) packs messages back to back with uint64 offsets; here they
+// become one job list, and the engine runs with the GIL released.
+
+std::span<const std::uint64_t> offsets_of(const readable& buf, std::size_t& count, const char* what) {
+  if (buf.size() % sizeof(std::uint64_t) != 0 || buf.size() < sizeof(std::uint64_t) ||
+      reinterpret_cast<std::uintptr_t>(buf.data()) % alignof(std::uint64_t) != 0)
+    value_error(std::string(what) + " must be an aligned array of uint64 offsets");
+  const auto* p = reinterpret_cast<const std::uint64_t*>(buf.data());
+  count = buf.size() / sizeof(std::uint64_t) - 1;
+  return {p, count + 1};
+}
+
+void check_offsets(std::span<const std::uint64_t> off, std::size_t data_size, const char* what) {
+  for (std::size_t i = 0; i + 1 < off.size(); ++i)
+    if (off[i] > off[i + 1]) value_error(std::string(what) + " offsets must not decrease");
+  if (off.back() > data_size) value_error(std::string(what) + " offsets run past the data");
+}
+
+lwc::batch::options batch_options(nb::handle threads, nb::handle backend, std::string& backend_name) {
+  lwc::batch::options opt;
+  if (!threads.is_none()) opt.threads = nb::cast<unsigned>(threads);
+  if (!backend.is_none()) {
+    backend_name = nb::cast<std::string>(backend);
+    opt.backend = backend_name;
+  }
+  return opt;
+}
+
+// Encrypt: returns ciphertext || tag for every job, back to back (job i starts at
+// offsets[i] + i * tag_len). Decrypt (data holds ciphertext || tag per job): returns the
+// plaintexts back to back (job i at offsets[i] - i * tag_len) and one ok byte per job.
+nb::tuple batch_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
+                     nb::handle nonces_obj, nb::handle data_obj, nb::handle offsets_obj,
+                     nb::handle ad_obj, nb::handle ad_offsets_obj, nb::handle second_obj,
+                     std::size_t tag_len, nb::handle threads, nb::handle backend) {
+  const lwc::algorithm* a = lwc::find_algorithm(name);
+  if (a == nullptr || !a->is_aead()) value_error("unknown AEAD algorithm '" + name + "'");
+  if (!lwc::batch::supports(name))
+    value_error("the batch engine does not run " + name + " (batch algorithms: see lwc.batch.algorithms())");
+  const readable keys(keys_obj, "keys"), nonces(nonces_obj, "nonces"), data(data_obj, "messages"),
+      offsets(offsets_obj, "offsets"), ad(ad_obj, "associated_data", true),
+      ad_offsets(ad_offsets_obj, "associated_data offsets", true),
+      second(second_obj, "second_keys", true);
+  std::size_t n = 0, n_ad = 0;
+  const auto off = offsets_of(offsets, n, "message");
+  check_offsets(off, data.size(), "message");
+  std::span<const std::uint64_t> ad_off;
+  if (ad_offsets.size() != 0) {
+    ad_off = offsets_of(ad_offsets, n_ad, "associated_data");
+    if (n_ad != n) value_error("associated_data: " + num(n_ad) + " entries for " + num(n) + " messages");
+    check_offsets(ad_off, ad.size(), "associated_data");
+  }
+  if (keys.size() != n * a->key_size)
+    value_error("keys: expected " + num(n) + " keys of " + num(a->key_size) + " bytes");
+  if (nonces.size() != n * a->nonce_size)
+    value_error("nonces: expected " + num(n) + " nonces of " + num(a->nonce_size) + " bytes");
+  if (second.size() != 0 && second.size() != n * a->second_key_size)
+    value_error("second_keys: expected " + num(n) + " keys of " + num(a->second_key_size) + " bytes");
+  std::size_t total = static_cast<std::size_t>(off.back() - off.front());
+  if (decrypt) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (off[i + 1] - off[i] < tag_len)
+        value_error("ciphertext " + num(i) + " is shorter than the " + num(tag_len) + "-byte tag");
+    total -= n * tag_len;
+  } else {
+    total += n * tag_len;
+  }
+  std::uint8_t* out = nullptr;
+  nb::object out_obj = new_bytes(total, out);
+  std::uint8_t* ok = nullptr;
+  nb::object ok_obj = decrypt ? new_bytes(n, ok) : nb::none();
+  std::string backend_name;
+  const lwc::batch::options opt = batch_options(threads, backend, backend_name);
+
+  std::vector<lwc::batch::aead_job> jobs(n);
+  std::size_t pos = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t len = static_cast<std::size_t>(off[i + 1] - off[i]);
+    const std::uint8_t* in = data.data() + off[i];
+    auto& j = jobs[i];
+    j.key = {keys.data() + i * a->key_size, a->key_size};
+    j.nonce = {nonces.data() + i * a->nonce_size, a->nonce_size};
+    if (!ad_off.empty()) j.ad = {ad.data() + ad_off[i], static_cast<std::size_t>(ad_off[i + 1] - ad_off[i])};
+    if (second.size() != 0) j.second_key = {second.data() + i * a->second_key_size, a->second_key_size};
+    if (decrypt) {
+      j.in = {in, len - tag_len};
+      j.tag = {const_cast<std::uint8_t*>(in) + len - tag_len, tag_len};  // read only when decrypting
+      j.out = {out + pos, len - tag_len};
+      pos += len - tag_len;
+    } else {
+      j.in = {in, len};
+      j.out = {out + pos, len};
+      j.tag = {out + pos + len, tag_len};
+      pos += len + tag_len;
+    }
+  }
+  try {
+    nb::gil_scoped_release unlocked;
+    if (decrypt)
+      (void)lwc::batch::decrypt(name, jobs, {ok, n}, tag_len, opt);
+    else
+      lwc::batch::encrypt(name, jobs, tag_len, opt);
+  } catch (const std::invalid_argument& e) {
+    value_error(e.what());
+  }
+  return nb::make_tuple(out_obj, ok_obj);
+}
+
+nb::object batch_hash(const std::string& name, nb::handle data_obj, nb::handle offsets_obj,
+                      std::size_t out_len, nb::handle threads, nb::handle backend) {
+  if (!lwc::batch::supports(name))
+    value_error("the batch engine does not run '" + name + "' (batch algorithms: see lwc.batch.algorithms())");
+  const readable data(data_obj, "messages"), offsets(offsets_obj, "offsets");
+  std::size_t n = 0;
+  const auto off = offsets_of(offsets, n, "message");
+  check_offsets(off, data.size(), "message");
+  std::uint8_t* out = nullptr;
+  nb::object out_obj = new_bytes(n * out_len, out);
+  std::string backend_name;
+  const lwc::batch::options opt = batch_options(threads, backend, backend_name);
+  std::vector<lwc::batch::hash_job> jobs(n);
+  for (std::size_t i = 0; i < n; ++i)
+    jobs[i] = {{data.data() + off[i], static_cast<std::size_t>(off[i + 1] - off[i])},
+               {out + i * out_len, out_len}};
+  try {
+    nb::gil_scoped_release unlocked;
+    lwc::batch::hash(name, jobs, opt);
+  } catch (const std::invalid_argument& e) {
+    value_error(e.what());
+  }
+  return out_obj;
+}
+
+void register_batch(nb::module_& m) {
+  m.def("_batch_aead", &batch_aead, "decrypt"_a, "name"_a, "keys"_a.none(), "nonces"_a.none(),
+        "data"_a.none(), "offsets"_a.none(), "ad"_a.none(), "ad_offsets"_a.none(),
+        "second_keys"_a.none(), "tag_len"_a, "threads"_a.none(), "backend"_a.none());
+  m.def("_batch_hash", &batch_hash, "name"_a, "data"_a.none(), "offsets"_a.none(), "out_len"_a,
+        "threads"_a.none(), "backend"_a.none());
+  m.def("_batch_algorithms", [] {
+    nb::list l;
+    for (auto n : lwc::batch::algorithms()) l.append(nb::str(n.data(), n.size()));
+    return l;
+  });
+  m.def("_batch_backends", [] {
+    nb::list l;
+    for (auto n : lwc::batch::available_backends()) l.append(nb::str(n.data(), n.size()));
+    return l;
+  });
+  m.def("_batch_default_backend", [] {
+    const auto b = lwc::batch::default_backend();
+    return nb::str(b.data(), b.size());
+  });
+  m.def("_batch_lanes", [](const std::string& b) { return lwc::batch::lanes(b); });
+}
+#endif  // LWC_HAVE_BATCH
+
 NB_MODULE(_lwc, m) {
   m.doc() = "lwc's compiled core: the algorithm registry, AEAD and hash-object base classes.";
   m.attr("GIL_RELEASE_THRESHOLD") = gil_release_threshold;
+#if defined(LWC_HAVE_BATCH)
+  register_batch(m);
+#endif
 #ifdef LWC_VERSION
   m.attr("__version__") = LWC_VERSION;
 #endif

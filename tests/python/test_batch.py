@@ -1,0 +1,141 @@
+"""lwc.batch against the single-message classes: every batch algorithm, every backend this CPU
+runs, one and two threads, lists and numpy arrays, mixed lengths, tampering and bad input."""
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+import lwc
+
+AEADS = [
+    n for n in lwc.batch.algorithms() if any(a.name == n and a.kind == "aead" for a in lwc.algorithms())
+]
+HASHES = [n for n in lwc.batch.algorithms() if n not in AEADS]
+BACKENDS = lwc.batch.backends()
+
+
+def info(name):
+    return next(a for a in lwc.algorithms() if a.name == name)
+
+
+def random_jobs(rng, name, n, max_len=300):
+    a = info(name)
+    keys = [rng.randbytes(a.key_size) for _ in range(n)]
+    nonces = [rng.randbytes(a.nonce_size) for _ in range(n)]
+    msgs = [rng.randbytes(rng.choice([0, 1, 7, 8, 15, 16, 17, rng.randrange(max_len)])) for _ in range(n)]
+    ads = [rng.randbytes(rng.randrange(40)) for _ in range(n)]
+    return keys, nonces, msgs, ads
+
+
+def test_batch_lists_algorithms_and_backends():
+    assert "ascon-aead128" in lwc.batch.algorithms()
+    assert "ascon-hash256" in lwc.batch.algorithms()
+    assert "portable" in BACKENDS
+    assert lwc.batch.default_backend() in BACKENDS
+    assert all(lwc.batch.lanes(b) >= 1 for b in BACKENDS)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("name", AEADS)
+def test_aead_equals_single_message(name, backend, threads):
+    rng = random.Random(hash((name, backend, threads)) & 0xFFFF)
+    n = 37  # not a multiple of any lane count
+    keys, nonces, msgs, ads = random_jobs(rng, name, n)
+    sealed = lwc.batch.encrypt(name, keys, nonces, msgs, ads, threads=threads, backend=backend)
+    for k, nonce, m, ad, s in zip(keys, nonces, msgs, ads, sealed):
+        assert s == lwc.aead(name, k).encrypt(nonce, m, ad)
+    plain, ok = lwc.batch.decrypt(name, keys, nonces, sealed, ads, threads=threads, backend=backend)
+    assert ok == [True] * n
+    assert plain == msgs
+
+
+@pytest.mark.parametrize("name", AEADS)
+def test_tampering_one_job_fails_only_that_job(name):
+    rng = random.Random(5)
+    keys, nonces, msgs, ads = random_jobs(rng, name, 20)
+    sealed = lwc.batch.encrypt(name, keys, nonces, msgs, ads)
+    forged = list(sealed)
+    forged[7] = bytes([forged[7][0] ^ 1]) + forged[7][1:]
+    plain, ok = lwc.batch.decrypt(name, keys, nonces, forged, ads)
+    assert ok == [i != 7 for i in range(20)]
+    assert plain[7] is None
+    assert [p for i, p in enumerate(plain) if i != 7] == [m for i, m in enumerate(msgs) if i != 7]
+
+
+def test_truncated_tags_and_nonce_masking():
+    rng = random.Random(6)
+    keys, nonces, msgs, ads = random_jobs(rng, "ascon-aead128", 9)
+    second = [rng.randbytes(16) for _ in range(9)]
+    sealed = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, ads, tag_length=4, second_keys=second)
+    for k, s2, nonce, m, ad, s in zip(keys, second, nonces, msgs, ads, sealed):
+        assert s == lwc.AsconAEAD128(k, tag_length=4, second_key=s2).encrypt(nonce, m, ad)
+    plain, ok = lwc.batch.decrypt("ascon-aead128", keys, nonces, sealed, ads, tag_length=4, second_keys=second)
+    assert all(ok) and plain == msgs
+    _, ok = lwc.batch.decrypt("ascon-aead128", keys, nonces, sealed, ads, tag_length=4)
+    assert not any(ok)  # without the second keys nothing verifies
+
+
+def test_numpy_arrays_in_and_out():
+    rng = np.random.default_rng(1)
+    n, length = 50, 100
+    keys = rng.integers(0, 256, (n, 16), dtype=np.uint8)
+    nonces = rng.integers(0, 256, (n, 16), dtype=np.uint8)
+    msgs = rng.integers(0, 256, (n, length), dtype=np.uint8)
+    sealed = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs)
+    assert sealed.shape == (n, length + 16) and sealed.dtype == np.uint8
+    for i in range(n):
+        assert sealed[i].tobytes() == lwc.AsconAEAD128(keys[i]).encrypt(nonces[i], msgs[i], None)
+    sealed[3, 0] ^= 1
+    plain, ok = lwc.batch.decrypt("ascon-aead128", keys, nonces, sealed)
+    assert plain.shape == (n, length) and ok.dtype == bool
+    assert not ok[3] and ok.sum() == n - 1
+    assert not plain[3].any()  # the failed job is zeroed
+    assert np.array_equal(np.delete(plain, 3, axis=0), np.delete(msgs, 3, axis=0))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", HASHES)
+def test_hash_equals_single_message(name, backend):
+    rng = random.Random(7)
+    msgs = [rng.randbytes(rng.randrange(600)) for _ in range(29)] + [b""]
+    kind = info(name).kind
+    length = 32 if kind == "hash" else 45
+    digests = lwc.batch.hash(name, msgs, length=length, threads=2, backend=backend)
+    for m, d in zip(msgs, digests):
+        h = lwc.new(name, m)
+        assert d == (h.digest() if kind == "hash" else h.digest(length))
+    arr = np.arange(330, dtype=np.uint16).astype(np.uint8).reshape(10, 33)
+    out = lwc.batch.hash(name, arr, length=length, backend=backend)
+    assert out.shape == (10, length)
+    assert [row.tobytes() for row in out] == lwc.batch.hash(name, [r.tobytes() for r in arr], length=length)
+
+
+def test_bad_input_is_a_clear_error():
+    keys, nonces = [bytes(16)] * 2, [bytes(16)] * 2
+    with pytest.raises(TypeError, match="str"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, ["text", b"x"])
+    with pytest.raises(TypeError):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, b"one message")
+    with pytest.raises(ValueError, match=r"keys\[1\] must be 16 bytes, got 15"):
+        lwc.batch.encrypt("ascon-aead128", [bytes(16), bytes(15)], nonces, [b"a", b"b"])
+    with pytest.raises(ValueError, match="expected 2 entries"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces[:1], [b"a", b"b"])
+    with pytest.raises(ValueError, match="unknown AEAD"):
+        lwc.batch.encrypt("no-such", keys, nonces, [b"a", b"b"])
+    with pytest.raises(ValueError, match="shorter than the 16-byte tag"):
+        lwc.batch.decrypt("ascon-aead128", keys, nonces, [bytes(16), bytes(15)])
+    with pytest.raises(ValueError, match="tag_length"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [b"a", b"b"], tag_length=3)
+    with pytest.raises(ValueError):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [b"a", b"b"], backend="no-such-backend")
+    assert lwc.batch.encrypt("ascon-aead128", [], [], []) == []
+
+
+def test_module_docstring_example_runs():
+    import doctest
+
+    result = doctest.testmod(lwc.batch)
+    assert result.attempted >= 4 and result.failed == 0
