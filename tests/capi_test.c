@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "lwc.h"
+#if defined(LWC_TEST_BATCH)
+#include "lwc/batch.h"
+#endif
 
 static int failures = 0;
 static int checks = 0;
@@ -146,12 +149,54 @@ static void test_bad_arguments(void) {
   CHECK(strcmp(lwc_version_string(), LWC_VERSION_STRING) == 0);
 }
 
+#if defined(LWC_TEST_BATCH)
+/* The batch engine through liblwc.so equals one-shot calls; one tampered job fails alone. */
+static void test_batch_through_the_shared_library(void) {
+  enum { N = 11 };
+  uint8_t keys[N][16], nonces[N][16], msgs[N][40], ct[N][40], tags[N][16], out[N][40], ok[N];
+  uint8_t expect[40 + 16];
+  lwc_batch_job jobs[N];
+  lwc_batch_options one_thread = {1, NULL};
+  size_t i, j, clen;
+  for (i = 0; i < N; ++i) {
+    for (j = 0; j < 16; ++j) keys[i][j] = (uint8_t)(i * 16 + j), nonces[i][j] = (uint8_t)(i + j);
+    for (j = 0; j < 40; ++j) msgs[i][j] = (uint8_t)(i ^ j);
+    jobs[i].key = keys[i];
+    jobs[i].nonce = nonces[i];
+    jobs[i].ad = msgs[i];
+    jobs[i].ad_len = i;
+    jobs[i].in = msgs[i];
+    jobs[i].in_len = 3 * i + 1; /* mixed lengths */
+    jobs[i].out = ct[i];
+    jobs[i].tag = tags[i];
+    jobs[i].second_key = NULL;
+  }
+  CHECK(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, &one_thread) == 0);
+  for (i = 0; i < N; ++i) {
+    CHECK(lwc_aead_encrypt("ascon-aead128", expect, &clen, msgs[i], 3 * i + 1, msgs[i], i, nonces[i], keys[i]) == 0);
+    CHECK(memcmp(expect, ct[i], 3 * i + 1) == 0 && memcmp(expect + 3 * i + 1, tags[i], 16) == 0);
+    jobs[i].in = ct[i];
+    jobs[i].out = out[i];
+  }
+  tags[4][0] ^= 1;
+  memset(out, 0xA5, sizeof out);
+  CHECK(lwc_batch_decrypt("ascon-aead128", N, jobs, 16, ok, NULL) == -1); /* one job failed */
+  for (i = 0; i < N; ++i) {
+    CHECK(ok[i] == (i != 4));
+    CHECK(i == 4 ? all_zero(out[i], 3 * i + 1) : memcmp(out[i], msgs[i], 3 * i + 1) == 0);
+  }
+}
+#endif
+
 int main(void) {
   test_known_answers();
   test_every_aead();
   test_truncated_tags_and_nonce_masking();
   test_incremental_hashing();
   test_bad_arguments();
+#if defined(LWC_TEST_BATCH)
+  test_batch_through_the_shared_library();
+#endif
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;
 }
