@@ -6,7 +6,7 @@
 // Misuse warnings, as for single messages: never use a nonce twice under one key; a
 // decrypted job's plaintext is valid only when its ok flag is 1 (failed jobs are zeroed).
 //
-// Threads: `options::threads` workers split the batch by bytes (0: all hardware threads, 1:
+// Threads: `options::threads` workers take jobs from the batch as they go (0: all hardware threads, 1:
 // the calling thread only). The functions keep no state between calls and may be called
 // from many threads at once. Jobs must not overlap each other's outputs; a job's output may
 // be its own input (in place) but must not overlap it otherwise.

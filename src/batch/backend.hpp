@@ -34,14 +34,20 @@ struct aead_desc {
 using aead_fetch = void (*)(const void* ctx, std::size_t first, std::size_t count,
                             aead_desc* out);
 
+// Hands the next jobs of the batch to whichever thread asks: up to `max` consecutive job
+// indices from *first on; returns how many, 0 once the batch is exhausted. Threads that
+// claim as they go finish together even when one starts late or shares its core.
+using claim_fn = std::size_t (*)(void* ctx, std::size_t max, std::size_t* first);
+
 struct aead_task {
   aead_id alg;
   bool decrypt;
   std::size_t tag_len;
   aead_fetch fetch;
   const void* ctx;
-  std::size_t begin, end;  // the range of jobs this call processes
-  std::uint8_t* ok;        // decryption: ok[index] = 1 when the tag verified, else 0
+  claim_fn claim;
+  void* claim_ctx;
+  std::uint8_t* ok;  // decryption: ok[index] = 1 when the tag verified, else 0
 };
 
 struct sponge_desc {
@@ -58,7 +64,8 @@ struct sponge_task {
   sponge_id alg;
   sponge_fetch fetch;
   const void* ctx;
-  std::size_t begin, end;
+  claim_fn claim;
+  void* claim_ctx;
 };
 
 // A backend: its entry points, compiled for one instruction set.

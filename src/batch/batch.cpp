@@ -1,9 +1,10 @@
 // The C++ API of the batch engine: argument checks, the job layouts (span of jobs, packed
-// buffers) turned into the engine's job descriptors, and the split across threads. Compiled
+// buffers) turned into the engine's job descriptors, and the threads. Compiled
 // for the baseline CPU; the backends are reached only through dispatch.hpp.
 #include <lwc/batch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -57,43 +58,48 @@ void check_tag_len(const batch_algorithm& a, std::size_t tag_len) {
                      std::to_string(x.tag_size) + " bytes, got " + std::to_string(tag_len));
 }
 
-// Splits [0, n) into contiguous ranges of about equal bytes and runs them on `threads`
-// threads (the caller's included). A range is never smaller than min_work bytes: starting a
-// thread costs tens of microseconds, the time to process tens of kilobytes.
-template <class Run>
-void split(std::size_t n, cost_fn cost, const void* ctx, unsigned threads, Run run) {
+// The shared cursor the threads of one call claim jobs from.
+struct job_cursor {
+  std::atomic<std::size_t> next{0};
+  std::size_t end;
+};
+
+std::size_t claim(void* ctx, std::size_t max, std::size_t* first) {
+  job_cursor& c = *static_cast<job_cursor*>(ctx);
+  const std::size_t f = c.next.fetch_add(max, std::memory_order_relaxed);
+  if (f >= c.end) return 0;
+  *first = f;
+  return std::min(max, c.end - f);
+}
+
+// Runs `work` on up to `threads` threads (the caller's included), which claim the n jobs
+// through one cursor. Fewer threads for small batches: starting a thread costs tens of
+// microseconds, the time to process tens of kilobytes, so each gets min_work bytes or more.
+template <class Work>
+void parallel(std::size_t n, cost_fn cost, const void* ctx, unsigned threads, Work work) {
+  if (n == 0) return;
   constexpr std::uint64_t per_job = 64;  // initialization and finalization, in bytes' worth
   constexpr std::uint64_t min_work = 16384;
   std::size_t t = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
   t = std::min(t, n);
-  std::uint64_t total = 0;
   if (t > 1) {
+    std::uint64_t total = 0;
     for (std::size_t i = 0; i < n; ++i) total += cost(ctx, i) + per_job;
-    t = static_cast<std::size_t>(std::min<std::uint64_t>(t, std::max<std::uint64_t>(1, total / min_work)));
+    t = static_cast<std::size_t>(
+        std::min<std::uint64_t>(t, std::max<std::uint64_t>(1, total / min_work)));
   }
-  if (t <= 1) {
-    if (n != 0) run(0, n);
-    return;
-  }
-  std::vector<std::size_t> bounds(t + 1, n);
-  bounds[0] = 0;
-  std::uint64_t acc = 0;
-  std::size_t k = 1;
-  for (std::size_t i = 0; i < n && k < t; ++i) {
-    acc += cost(ctx, i) + per_job;
-    while (k < t && acc >= total / t * k) bounds[k++] = i + 1;
-  }
+  job_cursor cursor;
+  cursor.end = n;
   std::vector<std::thread> workers;
-  workers.reserve(t - 1);
+  if (t > 1) workers.reserve(t - 1);
   for (std::size_t r = 1; r < t; ++r) {
-    if (bounds[r] == bounds[r + 1]) continue;
     try {
-      workers.emplace_back(run, bounds[r], bounds[r + 1]);
+      workers.emplace_back(work, &cursor);
     } catch (const std::system_error&) {
-      run(bounds[r], bounds[r + 1]);  // no thread to be had: do the work here
+      break;  // no more threads to be had: the ones running claim the remaining jobs
     }
   }
-  if (bounds[0] != bounds[1]) run(bounds[0], bounds[1]);
+  work(&cursor);
   for (std::thread& w : workers) w.join();
 }
 
@@ -226,16 +232,16 @@ const backend_ops& pick_backend(const options& opt) {
 void run_aead(const backend_ops& be, const batch_algorithm& a, std::size_t n, aead_fetch fetch,
               cost_fn cost, const void* ctx, bool decrypt, std::size_t tag_len,
               std::uint8_t* ok, unsigned threads) {
-  split(n, cost, ctx, threads, [&](std::size_t begin, std::size_t end) {
-    const aead_task t{a.aead, decrypt, tag_len, fetch, ctx, begin, end, ok};
+  parallel(n, cost, ctx, threads, [&](job_cursor* cursor) {
+    const aead_task t{a.aead, decrypt, tag_len, fetch, ctx, claim, cursor, ok};
     be.aead(t);
   });
 }
 
 void run_sponge(const backend_ops& be, const batch_algorithm& a, std::size_t n,
                 sponge_fetch fetch, cost_fn cost, const void* ctx, unsigned threads) {
-  split(n, cost, ctx, threads, [&](std::size_t begin, std::size_t end) {
-    const sponge_task t{a.sponge, fetch, ctx, begin, end};
+  parallel(n, cost, ctx, threads, [&](job_cursor* cursor) {
+    const sponge_task t{a.sponge, fetch, ctx, claim, cursor};
     be.sponge(t);
   });
 }

@@ -26,7 +26,7 @@ const lwc::algorithm& info(const batch_algorithm& a);
 // Throws std::invalid_argument when options::backend names no available backend.
 const backend_ops& pick_backend(const options& opt);
 
-// Work of job i in bytes, for the split across threads.
+// Work of job i in bytes, to decide how many threads a batch is worth.
 using cost_fn = std::size_t (*)(const void* ctx, std::size_t i);
 
 void run_aead(const backend_ops& be, const batch_algorithm& a, std::size_t n, aead_fetch fetch,

@@ -200,7 +200,7 @@ class aead_engine {
   };
 
  public:
-  explicit aead_engine(const aead_task& t) : t_(t), next_(t.begin) {}
+  explicit aead_engine(const aead_task& t) : t_(t) {}
   aead_engine(const aead_engine&) = delete;
   aead_engine& operator=(const aead_engine&) = delete;
   ~aead_engine() {
@@ -345,10 +345,10 @@ class aead_engine {
 
   // Fetches and initializes up to N jobs at once: state = IV, key, nonce; p^12; key again.
   bool init_batch() {
-    if (next_ == t_.end) return false;
-    const size_t m = t_.end - next_ < N ? t_.end - next_ : N;
-    t_.fetch(t_.ctx, next_, m, pool_job_);
-    next_ += m;
+    size_t first = 0;
+    const size_t m = t_.claim(t_.claim_ctx, N, &first);
+    if (m == 0) return false;
+    t_.fetch(t_.ctx, first, m, pool_job_);
     for (size_t i = 0; i < N; ++i) {
       if (i >= m) {
         for (int w = 0; w < 5; ++w) pool_[w][i] = 0;
@@ -459,7 +459,6 @@ class aead_engine {
   alignas(64) u64 pool_[5][N] = {};
   aead_desc pool_job_[N];
   size_t pool_n_ = 0, pool_i_ = 0;
-  size_t next_;
 
   alignas(64) u64 fin_[5][N] = {};
   aead_desc fin_job_[N];
@@ -483,7 +482,7 @@ class sponge_engine {
   enum segment : u8 { seg_absorb, seg_last, seg_squeeze, seg_done };
 
  public:
-  explicit sponge_engine(const sponge_task& t) : t_(t), next_(t.begin) {}
+  explicit sponge_engine(const sponge_task& t) : t_(t) {}
   sponge_engine(const sponge_engine&) = delete;
   sponge_engine& operator=(const sponge_engine&) = delete;
 
@@ -570,14 +569,14 @@ class sponge_engine {
 
   void start_lane(size_t j) {
     if (pend_i_ == pend_n_) {
-      if (next_ == t_.end) {
+      size_t first = 0;
+      pend_n_ = t_.claim(t_.claim_ctx, N, &first);
+      pend_i_ = 0;
+      if (pend_n_ == 0) {
         cur_.idle(j);
         return;
       }
-      pend_n_ = t_.end - next_ < N ? t_.end - next_ : N;
-      t_.fetch(t_.ctx, next_, pend_n_, pend_);
-      next_ += pend_n_;
-      pend_i_ = 0;
+      t_.fetch(t_.ctx, first, pend_n_, pend_);
     }
     job_[j] = pend_[pend_i_++];
     for (int w = 0; w < 5; ++w) spill_[w][j] = initial.x[w];
@@ -601,7 +600,6 @@ class sponge_engine {
   alignas(16) u8 last_[N][rate];
   sponge_desc pend_[N];
   size_t pend_n_ = 0, pend_i_ = 0;
-  size_t next_;
 };
 
 // ---- entry points ---------------------------------------------------------------------------
