@@ -7,7 +7,10 @@
  *
  * Misuse warnings: never encrypt two messages with the same key and nonce. Decryption checks
  * the tag in constant time before anything is released; on failure the output is all zeros.
- * Compare MAC tags with lwc_mac_verify(), never with memcmp(). */
+ * Compare MAC tags with lwc_mac_verify(), never with memcmp().
+ *
+ * The batch engine's C ABI (many messages at once) is in <lwc/batch.h>, exported by the same
+ * library when it was built with the engine. */
 #ifndef LWC_H
 #define LWC_H
 

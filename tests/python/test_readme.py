@@ -30,3 +30,17 @@ def test_readme_python_quickstart_runs():
     printed = out.getvalue().splitlines()
     assert printed[0] == lwc.ascon_hash256(b"hello world").hexdigest()
     assert printed[1] == str(sorted(lwc.algorithms_available))
+
+
+def test_readme_python_batch_example_runs():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"<!-- python-batch:begin -->(.*?)<!-- python-batch:end -->", text, re.S)
+    assert section, "README has no python-batch section"
+    blocks = re.findall(r"```python\n(.*?)```", section.group(1), re.S)
+    assert blocks
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(blocks[0], "README.md", "exec"), {"__name__": "__readme__"})
+    import lwc
+
+    assert out.getvalue().split() == [lwc.batch.default_backend(), "1000"]
