@@ -9,6 +9,13 @@
 
 namespace lwc::simd::avx512 {
 
-constinit const lwc::batch::detail::backend_ops ops = make_ops<vec_pair<vec>>("avx512");
+// 2 (default): two registers per state word; 1: one, for comparison (docs/performance-batch.md).
+#if defined(LWC_BATCH_REGISTERS_PER_WORD) && LWC_BATCH_REGISTERS_PER_WORD == 1
+using engine_vec = vec;
+#else
+using engine_vec = vec_pair<vec>;
+#endif
+
+constinit const lwc::batch::detail::backend_ops ops = make_ops<engine_vec>("avx512");
 
 }  // namespace lwc::simd::avx512

@@ -135,50 +135,66 @@ LWC_SIMD_INLINE void permute_array(u64 (&s)[5][V::lanes]) {
 // no input (squeezing, idle) reads a zero area and a lane whose output is discarded (absorbing,
 // idle) writes a scratch area instead, each max_run blocks long, and runs are cut to max_run
 // steps while such a lane exists.
+//
+// With many lanes and mixed lengths some lane ends a segment every few steps, so the
+// bookkeeping between runs is written without branches over the lanes, for the compiler to
+// vectorize.
 template <size_t N, size_t Rate>
 struct lane_cursors {
   static constexpr size_t max_run = 64;
+  static constexpr u64 idle_left = u64{1} << 62;  // never reached: idle lanes are capped runs
 
-  const u8* src[N];
-  u8* dst[N];
-  bool src_moves[N];
-  bool dst_moves[N];
-  size_t left[N];
+  std::uintptr_t src[N];
+  std::uintptr_t dst[N];
+  u64 src_moves[N];  // all-ones when src advances a block per step, 0 when it stays put
+  u64 dst_moves[N];
+  u64 left[N];
   alignas(64) u8 zero[max_run * Rate] = {};
   alignas(64) u8 sink[max_run * Rate];
 
-  LWC_SIMD_INLINE void idle(size_t j) {
-    set(j, nullptr, nullptr, no_limit);
-  }
+  LWC_SIMD_INLINE void idle(size_t j) { set(j, nullptr, nullptr, idle_left); }
   // s or d null: read zeros or discard the output.
-  LWC_SIMD_INLINE void set(size_t j, const u8* s, u8* d, size_t n) {
-    src_moves[j] = s != nullptr;
-    src[j] = s != nullptr ? s : zero;
-    dst_moves[j] = d != nullptr;
-    dst[j] = d != nullptr ? d : sink;
+  LWC_SIMD_INLINE void set(size_t j, const u8* s, u8* d, u64 n) {
+    src_moves[j] = s != nullptr ? ~u64{0} : 0;
+    src[j] = reinterpret_cast<std::uintptr_t>(s != nullptr ? s : zero);
+    dst_moves[j] = d != nullptr ? ~u64{0} : 0;
+    dst[j] = reinterpret_cast<std::uintptr_t>(d != nullptr ? d : sink);
     left[j] = n;
   }
   // The length of the next run: up to the first segment end, at most max_run steps when a
-  // lane uses the zero or scratch area. no_limit when every lane is idle.
-  LWC_SIMD_INLINE size_t run_length() const {
-    size_t k = no_limit;
-    bool capped = false;
+  // lane uses the zero or scratch area.
+  LWC_SIMD_INLINE u64 run_length() const {
+    u64 k = idle_left, moving = ~u64{0};
     for (size_t j = 0; j < N; ++j) {
-      if (left[j] < k) k = left[j];
-      capped |= !src_moves[j] || !dst_moves[j];
+      k = left[j] < k ? left[j] : k;
+      moving &= src_moves[j] & dst_moves[j];
     }
-    if (k != no_limit && capped && k > max_run) k = max_run;
-    return k;
+    return moving == 0 && k > max_run ? max_run : k;
   }
-  // After a run of k steps: true when lane j reached the end of its segment.
-  LWC_SIMD_INLINE bool advance(size_t j, size_t k) {
-    if (left[j] == no_limit) return false;
-    if (src_moves[j]) src[j] += k * Rate;
-    if (dst_moves[j]) dst[j] += k * Rate;
-    left[j] -= k;
-    return left[j] == 0;
+  // After a run of k steps.
+  LWC_SIMD_INLINE void advance(u64 k) {
+    const u64 bytes = k * Rate;
+    for (size_t j = 0; j < N; ++j) {
+      src[j] += bytes & src_moves[j];
+      dst[j] += bytes & dst_moves[j];
+      left[j] -= k;
+    }
   }
+  LWC_SIMD_INLINE const u8* src_ptr(size_t j) const { return reinterpret_cast<const u8*>(src[j]); }
+  LWC_SIMD_INLINE u8* dst_ptr(size_t j) const { return reinterpret_cast<u8*>(dst[j]); }
 };
+
+// Short associated data (AEAD) or short messages (hashes) are copied with their padding into
+// a per-lane area of this many bytes, so that they take one segment instead of two.
+inline constexpr size_t stage_bytes = 64;
+
+// The n (< stage_bytes) bytes at p, then the padding byte, then zeros up to the next block.
+template <bool BE>
+LWC_SIMD_INLINE void stage(u8 (&area)[stage_bytes], const u8* p, size_t n) {
+  std::memset(area, 0, stage_bytes);
+  if (n != 0) std::memcpy(area, p, n);
+  area[n] = pad_byte<BE>;
+}
 
 // ---- AEAD -----------------------------------------------------------------------------------
 
@@ -208,7 +224,7 @@ class aead_engine {
     wipe(pool_, sizeof pool_);
     wipe(fin_, sizeof fin_);
     wipe(x_, sizeof x_);
-    wipe(ad_last_, sizeof ad_last_);
+    wipe(stage_, sizeof stage_);
     wipe(cur_.sink, sizeof cur_.sink);
   }
 
@@ -217,13 +233,13 @@ class aead_engine {
     std::memset(dsep_, 0, sizeof dsep_);
     for (size_t j = 0; j < N; ++j) start_lane(j);
     load_state(x_, spill_);
-    for (;;) {
-      const size_t k = cur_.run_length();
-      if (k == no_limit) break;  // every lane idle: no job left
+    while (active_ != 0) {
+      const u64 k = cur_.run_length();
       steps(k);
+      cur_.advance(k);
       bool spilled = false;
       for (size_t j = 0; j < N; ++j) {
-        if (!cur_.advance(j, k)) continue;
+        if (cur_.left[j] != 0) continue;
         seg_[j] = static_cast<segment>(seg_[j] + 1);
         if (enter_segment(j)) continue;
         if (!spilled) {
@@ -245,13 +261,13 @@ class aead_engine {
 
  private:
   // k steps: absorb one block per lane (emitting ciphertext or plaintext), permute.
-  void steps(size_t k) {
+  void steps(u64 k) {
     V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
     const u8* src[N];
     u8* dst[N];
     for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src[j];
-      dst[j] = cur_.dst[j];
+      src[j] = cur_.src_ptr(j);
+      dst[j] = cur_.dst_ptr(j);
     }
     // Decryption replaces the rate with the ciphertext; lanes still absorbing associated
     // data XOR it in instead: keep is all-ones on those lanes.
@@ -281,20 +297,19 @@ class aead_engine {
     for (;;) {
       switch (seg_[j]) {
         case seg_ad:
-          if (d.ad_len >= rate) {
+          // Long associated data: its full blocks straight from the caller's buffer.
+          if (d.ad_len >= stage_bytes) {
             cur_.set(j, d.ad, nullptr, d.ad_len / rate);
             keep_[j] = ~u64{0};
             return true;
           }
           break;
         case seg_ad_last:
+          // Short associated data whole, or the partial end of a long one, with its padding.
           if (d.ad_len != 0) {
-            // The last, padded block of associated data (possibly the padding alone).
-            const size_t r = d.ad_len % rate;
-            std::memset(ad_last_[j], 0, rate);
-            std::memcpy(ad_last_[j], d.ad + (d.ad_len - r), r);
-            ad_last_[j][r] = pad_byte<be>;
-            cur_.set(j, ad_last_[j], nullptr, 1);
+            const size_t tail = d.ad_len < stage_bytes ? d.ad_len : d.ad_len % rate;
+            stage<be>(stage_[j], d.ad + (d.ad_len - tail), tail);
+            cur_.set(j, stage_[j], nullptr, tail / rate + 1);
             keep_[j] = ~u64{0};
             return true;
           }
@@ -325,13 +340,19 @@ class aead_engine {
       if (pool_i_ == pool_n_ && !init_batch()) {
         cur_.idle(j);
         keep_[j] = ~u64{0};
+        active_ -= busy_[j];
+        busy_[j] = false;
         return;
       }
       const size_t p = pool_i_++;
       for (int w = 0; w < 5; ++w) spill_[w][j] = pool_[w][p];
       job_[j] = pool_job_[p];
       seg_[j] = seg_ad;
-      if (enter_segment(j)) return;
+      if (enter_segment(j)) {
+        active_ += !busy_[j];
+        busy_[j] = true;
+        return;
+      }
       finish_lane(j);
     }
   }
@@ -453,8 +474,10 @@ class aead_engine {
   bool any_dsep_ = false;
   lane_cursors<N, rate> cur_;
   segment seg_[N];
+  bool busy_[N] = {};
+  size_t active_ = 0;  // lanes with a job
   aead_desc job_[N];
-  alignas(16) u8 ad_last_[N][rate];
+  alignas(64) u8 stage_[N][stage_bytes];
 
   alignas(64) u64 pool_[5][N] = {};
   aead_desc pool_job_[N];
@@ -490,13 +513,13 @@ class sponge_engine {
     std::memset(spill_, 0, sizeof spill_);
     for (size_t j = 0; j < N; ++j) start_lane(j);
     load_state(x_, spill_);
-    for (;;) {
-      const size_t k = cur_.run_length();
-      if (k == no_limit) break;
+    while (active_ != 0) {
+      const u64 k = cur_.run_length();
       steps(k);
+      cur_.advance(k);
       bool spilled = false;
       for (size_t j = 0; j < N; ++j) {
-        if (!cur_.advance(j, k)) continue;
+        if (cur_.left[j] != 0) continue;
         seg_[j] = static_cast<segment>(seg_[j] + 1);
         if (enter_segment(j)) continue;
         if (!spilled) {
@@ -513,13 +536,13 @@ class sponge_engine {
  private:
   // k steps: XOR one block into x0 and emit x0 (absorbing: to the sink; squeezing: with a
   // zero block in, to the output), then p^12.
-  void steps(size_t k) {
+  void steps(u64 k) {
     V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
     const u8* src[N];
     u8* dst[N];
     for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src[j];
-      dst[j] = cur_.dst[j];
+      src[j] = cur_.src_ptr(j);
+      dst[j] = cur_.dst_ptr(j);
     }
     for (size_t off = 0; off < k * rate; off += rate) {
       V in[1];
@@ -539,17 +562,17 @@ class sponge_engine {
     for (;;) {
       switch (seg_[j]) {
         case seg_absorb:
-          if (d.len >= rate) {
+          // Long messages: their full blocks straight from the caller's buffer.
+          if (d.len >= stage_bytes) {
             cur_.set(j, d.in, nullptr, d.len / rate);
             return true;
           }
           break;
         case seg_last: {
-          const size_t r = d.len % rate;
-          std::memset(last_[j], 0, rate);
-          if (r != 0) std::memcpy(last_[j], d.in + (d.len - r), r);
-          last_[j][r] = pad_byte<be>;
-          cur_.set(j, last_[j], nullptr, 1);
+          // Short messages whole, or the partial end of a long one, with the padding.
+          const size_t tail = d.len < stage_bytes ? d.len : d.len % rate;
+          stage<be>(stage_[j], d.in + (d.len - tail), tail);
+          cur_.set(j, stage_[j], nullptr, tail / rate + 1);
           return true;
         }
         case seg_squeeze:
@@ -574,10 +597,14 @@ class sponge_engine {
       pend_i_ = 0;
       if (pend_n_ == 0) {
         cur_.idle(j);
+        active_ -= busy_[j];
+        busy_[j] = false;
         return;
       }
       t_.fetch(t_.ctx, first, pend_n_, pend_);
     }
+    active_ += !busy_[j];
+    busy_[j] = true;
     job_[j] = pend_[pend_i_++];
     for (int w = 0; w < 5; ++w) spill_[w][j] = initial.x[w];
     seg_[j] = seg_absorb;
@@ -596,8 +623,10 @@ class sponge_engine {
   alignas(64) u64 spill_[5][N];
   lane_cursors<N, rate> cur_;
   segment seg_[N];
+  bool busy_[N] = {};
+  size_t active_ = 0;  // lanes with a job
   sponge_desc job_[N];
-  alignas(16) u8 last_[N][rate];
+  alignas(64) u8 stage_[N][stage_bytes];
   sponge_desc pend_[N];
   size_t pend_n_ = 0, pend_i_ = 0;
 };
