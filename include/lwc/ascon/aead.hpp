@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "../common/aead_span_forms.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
@@ -43,11 +44,18 @@ struct key_words {
 }  // namespace detail
 
 template <class Params>
-class aead_algorithm {
+class aead_algorithm
+    : public ::lwc::detail::aead_span_forms<aead_algorithm<Params>, Params::key_size, 16, 16> {
   using lanes = typename Params::lanes;
   static constexpr std::size_t rate = Params::rate;
+  using span_forms = ::lwc::detail::aead_span_forms<aead_algorithm<Params>, Params::key_size, 16, 16>;
 
  public:
+  using span_forms::decrypt;
+  using span_forms::decrypt_detached;
+  using span_forms::encrypt;
+  using span_forms::encrypt_detached;
+
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = Params::key_size;
   static constexpr std::size_t second_key_size = Params::nonce_masking ? 16 : 0;
@@ -56,8 +64,8 @@ class aead_algorithm {
   static constexpr std::size_t min_tag_size = Params::min_tag_size;
   static constexpr std::size_t block_size = rate;
 
-  using key_view = fixed_bytes_view<key_size>;
-  using nonce_view = fixed_bytes_view<16>;
+  using typename span_forms::key_view;
+  using typename span_forms::nonce_view;
 
   // Incremental encryption: associated data in any number of pieces, then plaintext in any
   // number of pieces (each produces exactly as many ciphertext bytes), then the tag.
@@ -174,39 +182,6 @@ class aead_algorithm {
     wipe_object(s);
     wipe_object(k);
     return ok;
-  }
-
-  // ---- one-shot, span forms ----------------------------------------------------------------
-
-  // ct_and_tag receives the ciphertext followed by the tag; its size picks the tag length
-  // (pt.size() + min_tag_size .. pt.size() + 16).
-  LWC_HD static constexpr void encrypt(key_view key, nonce_view nonce, bytes_view ad,
-                                       bytes_view pt, bytes_span ct_and_tag) {
-    LWC_REQUIRE(ct_and_tag.size() >= pt.size(), "output shorter than the plaintext");
-    encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), pt.size(),
-            ct_and_tag.data(), ct_and_tag.data() + pt.size(), ct_and_tag.size() - pt.size());
-  }
-  // ct_and_tag.size() - tag_len bytes of plaintext go to pt, which must have exactly that size.
-  [[nodiscard]] LWC_HD static constexpr bool decrypt(key_view key, nonce_view nonce, bytes_view ad,
-                                                     bytes_view ct_and_tag, bytes_span pt,
-                                                     std::size_t tag_len = tag_size) {
-    LWC_REQUIRE(ct_and_tag.size() >= tag_len, "ciphertext shorter than the tag");
-    LWC_REQUIRE(pt.size() == ct_and_tag.size() - tag_len, "plaintext buffer has the wrong size");
-    return decrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), ct_and_tag.data(),
-                   pt.size(), ct_and_tag.data() + pt.size(), tag_len, pt.data());
-  }
-  LWC_HD static constexpr void encrypt_detached(key_view key, nonce_view nonce, bytes_view ad,
-                                                bytes_view pt, bytes_span ct, bytes_span tag) {
-    LWC_REQUIRE(ct.size() == pt.size(), "ciphertext buffer must be as long as the plaintext");
-    encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), pt.size(),
-            ct.data(), tag.data(), tag.size());
-  }
-  [[nodiscard]] LWC_HD static constexpr bool decrypt_detached(key_view key, nonce_view nonce,
-                                                              bytes_view ad, bytes_view ct,
-                                                              bytes_view tag, bytes_span pt) {
-    LWC_REQUIRE(pt.size() == ct.size(), "plaintext buffer must be as long as the ciphertext");
-    return decrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), ct.data(), ct.size(),
-                   tag.data(), tag.size(), pt.data());
   }
 
  private:

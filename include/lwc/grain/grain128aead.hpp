@@ -22,6 +22,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "../common/aead_span_forms.hpp"
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
 #include "../common/kind.hpp"
@@ -375,7 +376,13 @@ LWC_HD constexpr void finish(mac& a, std::uint8_t* tag, std::size_t tag_len) {
 
 }  // namespace detail
 
-struct grain128aead {
+struct grain128aead
+    : ::lwc::detail::aead_span_forms<grain128aead, 16, 12, 8> {
+  using span_forms = ::lwc::detail::aead_span_forms<grain128aead, 16, 12, 8>;
+  using span_forms::decrypt;
+  using span_forms::decrypt_detached;
+  using span_forms::encrypt;
+  using span_forms::encrypt_detached;
   static constexpr std::string_view name = "grain-128aead";
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = 16;
@@ -385,8 +392,8 @@ struct grain128aead {
   static constexpr std::size_t min_tag_size = 8;  // the specification defines no truncation
   static constexpr std::size_t block_size = 8;    // bytes per 128-clock unit
 
-  using key_view = fixed_bytes_view<key_size>;
-  using nonce_view = fixed_bytes_view<nonce_size>;
+  using typename span_forms::key_view;
+  using typename span_forms::nonce_view;
 
   // Incremental encryption: ad_len bytes of associated data in any number of pieces (their
   // length is authenticated before them, hence needed first), then plaintext in any number of
@@ -501,36 +508,6 @@ struct grain128aead {
     return ok;
   }
 
-  // ---- one-shot, span forms ----------------------------------------------------------------
-
-  // ct_and_tag receives the ciphertext followed by the 8-byte tag.
-  LWC_HD static constexpr void encrypt(key_view key, nonce_view nonce, bytes_view ad,
-                                       bytes_view pt, bytes_span ct_and_tag) {
-    LWC_REQUIRE(ct_and_tag.size() == pt.size() + tag_size,
-                "output must be the plaintext length plus 8 bytes");
-    encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), pt.size(),
-            ct_and_tag.data(), ct_and_tag.data() + pt.size(), tag_size);
-  }
-  [[nodiscard]] LWC_HD static constexpr bool decrypt(key_view key, nonce_view nonce, bytes_view ad,
-                                                     bytes_view ct_and_tag, bytes_span pt) {
-    LWC_REQUIRE(ct_and_tag.size() >= tag_size, "ciphertext shorter than the tag");
-    LWC_REQUIRE(pt.size() == ct_and_tag.size() - tag_size, "plaintext buffer has the wrong size");
-    return decrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), ct_and_tag.data(),
-                   pt.size(), ct_and_tag.data() + pt.size(), tag_size, pt.data());
-  }
-  LWC_HD static constexpr void encrypt_detached(key_view key, nonce_view nonce, bytes_view ad,
-                                                bytes_view pt, bytes_span ct, bytes_span tag) {
-    LWC_REQUIRE(ct.size() == pt.size(), "ciphertext buffer must be as long as the plaintext");
-    encrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), pt.data(), pt.size(),
-            ct.data(), tag.data(), tag.size());
-  }
-  [[nodiscard]] LWC_HD static constexpr bool decrypt_detached(key_view key, nonce_view nonce,
-                                                              bytes_view ad, bytes_view ct,
-                                                              bytes_view tag, bytes_span pt) {
-    LWC_REQUIRE(pt.size() == ct.size(), "plaintext buffer must be as long as the ciphertext");
-    return decrypt(key.data(), nullptr, nonce.data(), ad.data(), ad.size(), ct.data(), ct.size(),
-                   tag.data(), tag.size(), pt.data());
-  }
 };
 
 }  // namespace lwc::grain
