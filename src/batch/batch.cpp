@@ -58,48 +58,76 @@ void check_tag_len(const batch_algorithm& a, std::size_t tag_len) {
                      std::to_string(x.tag_size) + " bytes, got " + std::to_string(tag_len));
 }
 
-// The shared cursor the threads of one call claim jobs from.
+// Where the threads of one call take their jobs from. Each thread reserves a share of what
+// is left (half of it divided among the threads, at least min_chunk jobs) and claims from
+// that share without touching the shared counter; shares shrink towards the end, so the
+// threads finish together, and small messages do not make the threads fight over one cache
+// line.
 struct job_cursor {
   std::atomic<std::size_t> next{0};
-  std::size_t end;
+  std::size_t end = 0;
+  std::size_t threads = 1;
 };
 
+struct thread_share {
+  job_cursor* shared;
+  std::size_t next = 0, end = 0;
+};
+
+constexpr std::size_t min_chunk = 64;
+
 std::size_t claim(void* ctx, std::size_t max, std::size_t* first) {
-  job_cursor& c = *static_cast<job_cursor*>(ctx);
-  const std::size_t f = c.next.fetch_add(max, std::memory_order_relaxed);
-  if (f >= c.end) return 0;
-  *first = f;
-  return std::min(max, c.end - f);
+  thread_share& t = *static_cast<thread_share*>(ctx);
+  if (t.next == t.end) {
+    job_cursor& c = *t.shared;
+    std::size_t cur = c.next.load(std::memory_order_relaxed);
+    for (;;) {
+      if (cur >= c.end) return 0;
+      const std::size_t left = c.end - cur;
+      const std::size_t take = std::min(left, std::max(min_chunk, left / (2 * c.threads)));
+      if (c.next.compare_exchange_weak(cur, cur + take, std::memory_order_relaxed)) {
+        t.next = cur;
+        t.end = cur + take;
+        break;
+      }
+    }
+  }
+  *first = t.next;
+  const std::size_t m = std::min(max, t.end - t.next);
+  t.next += m;
+  return m;
 }
 
-// Runs `work` on up to `threads` threads (the caller's included), which claim the n jobs
-// through one cursor. Fewer threads for small batches: starting a thread costs tens of
-// microseconds, the time to process tens of kilobytes, so each gets min_work bytes or more.
+// Runs `work` on up to `threads` threads (the caller's included), which take the n jobs from
+// one cursor. Fewer threads for small batches: starting a thread costs tens of microseconds,
+// the time to process tens of kilobytes, so each gets min_work bytes or more.
 template <class Work>
-void parallel(std::size_t n, cost_fn cost, const void* ctx, unsigned threads, Work work) {
+void parallel(std::size_t n, std::uint64_t bytes, unsigned threads, Work work) {
   if (n == 0) return;
   constexpr std::uint64_t per_job = 64;  // initialization and finalization, in bytes' worth
   constexpr std::uint64_t min_work = 16384;
   std::size_t t = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
   t = std::min(t, n);
-  if (t > 1) {
-    std::uint64_t total = 0;
-    for (std::size_t i = 0; i < n; ++i) total += cost(ctx, i) + per_job;
-    t = static_cast<std::size_t>(
-        std::min<std::uint64_t>(t, std::max<std::uint64_t>(1, total / min_work)));
-  }
+  const std::uint64_t total = bytes + per_job * n;
+  t = static_cast<std::size_t>(
+      std::min<std::uint64_t>(t, std::max<std::uint64_t>(1, total / min_work)));
   job_cursor cursor;
   cursor.end = n;
+  cursor.threads = t;
+  const auto run = [&] {
+    thread_share share{&cursor};
+    work(&share);
+  };
   std::vector<std::thread> workers;
   if (t > 1) workers.reserve(t - 1);
   for (std::size_t r = 1; r < t; ++r) {
     try {
-      workers.emplace_back(work, &cursor);
+      workers.emplace_back(run);
     } catch (const std::system_error&) {
-      break;  // no more threads to be had: the ones running claim the remaining jobs
+      break;  // no more threads to be had: the ones running take the remaining jobs
     }
   }
-  work(&cursor);
+  run();
   for (std::thread& w : workers) w.join();
 }
 
@@ -113,10 +141,6 @@ void fetch_jobs(const void* ctx, std::size_t first, std::size_t count, aead_desc
               j.nonce.data(), j.ad.data(), j.ad.size(), j.in.data(), j.in.size(),
               j.out.data(), j.tag.data(), first + k};
   }
-}
-std::size_t cost_jobs(const void* ctx, std::size_t i) {
-  const aead_job& j = static_cast<const aead_job*>(ctx)[i];
-  return j.ad.size() + j.in.size();
 }
 
 struct packed_ctx {
@@ -151,11 +175,6 @@ void fetch_packed(const void* ctx, std::size_t first, std::size_t count, aead_de
     d.index = i;
   }
 }
-std::size_t cost_packed(const void* ctx, std::size_t i) {
-  const packed_ctx& p = *static_cast<const packed_ctx*>(ctx);
-  const std::size_t ad = p.ad_offsets != nullptr ? p.ad_offsets[i + 1] - p.ad_offsets[i] : 0;
-  return ad + p.offsets[i + 1] - p.offsets[i];
-}
 
 void fetch_hash_jobs(const void* ctx, std::size_t first, std::size_t count, sponge_desc* out) {
   const hash_job* jobs = static_cast<const hash_job*>(ctx);
@@ -163,10 +182,6 @@ void fetch_hash_jobs(const void* ctx, std::size_t first, std::size_t count, spon
     const hash_job& j = jobs[first + k];
     out[k] = {j.in.data(), j.in.size(), j.out.data(), j.out.size()};
   }
-}
-std::size_t cost_hash_jobs(const void* ctx, std::size_t i) {
-  const hash_job& j = static_cast<const hash_job*>(ctx)[i];
-  return j.in.size() + j.out.size();
 }
 
 struct packed_hash_ctx {
@@ -183,10 +198,6 @@ void fetch_hash_packed(const void* ctx, std::size_t first, std::size_t count,
     out[k] = {p.in + p.offsets[i], p.offsets[i + 1] - p.offsets[i], p.out + i * p.out_len,
               p.out_len};
   }
-}
-std::size_t cost_hash_packed(const void* ctx, std::size_t i) {
-  const packed_hash_ctx& p = *static_cast<const packed_hash_ctx*>(ctx);
-  return p.offsets[i + 1] - p.offsets[i] + p.out_len;
 }
 
 void check_offsets(std::string_view alg, const char* what, std::span<const std::size_t> off,
@@ -230,18 +241,18 @@ const backend_ops& pick_backend(const options& opt) {
 }
 
 void run_aead(const backend_ops& be, const batch_algorithm& a, std::size_t n, aead_fetch fetch,
-              cost_fn cost, const void* ctx, bool decrypt, std::size_t tag_len,
+              const void* ctx, std::uint64_t bytes, bool decrypt, std::size_t tag_len,
               std::uint8_t* ok, unsigned threads) {
-  parallel(n, cost, ctx, threads, [&](job_cursor* cursor) {
-    const aead_task t{a.aead, decrypt, tag_len, fetch, ctx, claim, cursor, ok};
+  parallel(n, bytes, threads, [&](thread_share* share) {
+    const aead_task t{a.aead, decrypt, tag_len, fetch, ctx, claim, share, ok};
     be.aead(t);
   });
 }
 
 void run_sponge(const backend_ops& be, const batch_algorithm& a, std::size_t n,
-                sponge_fetch fetch, cost_fn cost, const void* ctx, unsigned threads) {
-  parallel(n, cost, ctx, threads, [&](job_cursor* cursor) {
-    const sponge_task t{a.sponge, fetch, ctx, claim, cursor};
+                sponge_fetch fetch, const void* ctx, std::uint64_t bytes, unsigned threads) {
+  parallel(n, bytes, threads, [&](thread_share* share) {
+    const sponge_task t{a.sponge, fetch, ctx, claim, share};
     be.sponge(t);
   });
 }
@@ -274,11 +285,15 @@ std::size_t lanes(std::string_view backend) noexcept {
 
 namespace {
 
-void check_jobs(const batch_algorithm& a, std::span<const aead_job> jobs, std::size_t tag_len) {
+// Returns the bytes of the batch.
+std::uint64_t check_jobs(const batch_algorithm& a, std::span<const aead_job> jobs,
+                         std::size_t tag_len) {
   const lwc::algorithm& x = info(a);
   check_tag_len(a, tag_len);
+  std::uint64_t bytes = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const aead_job& j = jobs[i];
+    bytes += j.ad.size() + j.in.size();
     expect_size(a.name, i, "key", j.key.size(), x.key_size);
     expect_size(a.name, i, "nonce", j.nonce.size(), x.nonce_size);
     expect_size(a.name, i, "output buffer", j.out.size(), j.in.size());
@@ -288,6 +303,7 @@ void check_jobs(const batch_algorithm& a, std::span<const aead_job> jobs, std::s
       expect_size(a.name, i, "second key", j.second_key.size(), x.second_key_size);
     }
   }
+  return bytes;
 }
 
 packed_ctx check_packed(const batch_algorithm& a, const packed_aead_inputs& in,
@@ -330,6 +346,14 @@ packed_ctx check_packed(const batch_algorithm& a, const packed_aead_inputs& in,
           tag_len};
 }
 
+std::uint64_t packed_bytes(const packed_aead_inputs& in) {
+  const std::size_t n = in.in.count();
+  if (n == 0) return 0;
+  std::uint64_t bytes = in.in.offsets[n] - in.in.offsets[0];
+  if (!in.ad.offsets.empty()) bytes += in.ad.offsets[n] - in.ad.offsets[0];
+  return bytes;
+}
+
 std::size_t count_ok(std::span<const std::uint8_t> ok) {
   return static_cast<std::size_t>(std::count(ok.begin(), ok.end(), std::uint8_t{1}));
 }
@@ -340,8 +364,8 @@ void encrypt(std::string_view algorithm, std::span<const aead_job> jobs, std::si
              const options& opt) {
   const batch_algorithm& a = find_batch_algorithm(algorithm, true);
   const backend_ops& be = pick_backend(opt);
-  check_jobs(a, jobs, tag_len);
-  run_aead(be, a, jobs.size(), fetch_jobs, cost_jobs, jobs.data(), false, tag_len, nullptr,
+  const std::uint64_t bytes = check_jobs(a, jobs, tag_len);
+  run_aead(be, a, jobs.size(), fetch_jobs, jobs.data(), bytes, false, tag_len, nullptr,
            opt.threads);
 }
 
@@ -349,11 +373,11 @@ std::size_t decrypt(std::string_view algorithm, std::span<const aead_job> jobs,
                     std::span<std::uint8_t> ok, std::size_t tag_len, const options& opt) {
   const batch_algorithm& a = find_batch_algorithm(algorithm, true);
   const backend_ops& be = pick_backend(opt);
-  check_jobs(a, jobs, tag_len);
+  const std::uint64_t bytes = check_jobs(a, jobs, tag_len);
   if (ok.size() != jobs.size())
     fail(a.name, "ok flags: " + std::to_string(jobs.size()) + " needed, got " +
                      std::to_string(ok.size()));
-  run_aead(be, a, jobs.size(), fetch_jobs, cost_jobs, jobs.data(), true, tag_len, ok.data(),
+  run_aead(be, a, jobs.size(), fetch_jobs, jobs.data(), bytes, true, tag_len, ok.data(),
            opt.threads);
   return count_ok(ok);
 }
@@ -363,7 +387,7 @@ void encrypt_packed(std::string_view algorithm, const packed_aead_inputs& in, by
   const batch_algorithm& a = find_batch_algorithm(algorithm, true);
   const backend_ops& be = pick_backend(opt);
   const packed_ctx ctx = check_packed(a, in, out, tags.data(), tags.size(), tag_len);
-  run_aead(be, a, in.in.count(), fetch_packed, cost_packed, &ctx, false, tag_len, nullptr,
+  run_aead(be, a, in.in.count(), fetch_packed, &ctx, packed_bytes(in), false, tag_len, nullptr,
            opt.threads);
 }
 
@@ -376,7 +400,7 @@ std::size_t decrypt_packed(std::string_view algorithm, const packed_aead_inputs&
   if (ok.size() != in.in.count())
     fail(a.name, "ok flags: " + std::to_string(in.in.count()) + " needed, got " +
                      std::to_string(ok.size()));
-  run_aead(be, a, in.in.count(), fetch_packed, cost_packed, &ctx, true, tag_len, ok.data(),
+  run_aead(be, a, in.in.count(), fetch_packed, &ctx, packed_bytes(in), true, tag_len, ok.data(),
            opt.threads);
   return count_ok(ok);
 }
@@ -384,8 +408,12 @@ std::size_t decrypt_packed(std::string_view algorithm, const packed_aead_inputs&
 void hash(std::string_view algorithm, std::span<const hash_job> jobs, const options& opt) {
   const batch_algorithm& a = find_batch_algorithm(algorithm, false);
   const backend_ops& be = pick_backend(opt);
-  for (std::size_t i = 0; i < jobs.size(); ++i) check_hash_out(a, i, jobs[i].out.size());
-  run_sponge(be, a, jobs.size(), fetch_hash_jobs, cost_hash_jobs, jobs.data(), opt.threads);
+  std::uint64_t bytes = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    check_hash_out(a, i, jobs[i].out.size());
+    bytes += jobs[i].in.size() + jobs[i].out.size();
+  }
+  run_sponge(be, a, jobs.size(), fetch_hash_jobs, jobs.data(), bytes, opt.threads);
 }
 
 void hash_packed(std::string_view algorithm, const packed& in, bytes_span out,
@@ -399,7 +427,8 @@ void hash_packed(std::string_view algorithm, const packed& in, bytes_span out,
     fail(a.name, "output buffer must be " + std::to_string(n * out_len) + " bytes, got " +
                      std::to_string(out.size()));
   const packed_hash_ctx ctx{in.data.data(), in.offsets.data(), out.data(), out_len};
-  run_sponge(be, a, n, fetch_hash_packed, cost_hash_packed, &ctx, opt.threads);
+  const std::uint64_t bytes = n != 0 ? in.offsets[n] - in.offsets[0] + n * out_len : 0;
+  run_sponge(be, a, n, fetch_hash_packed, &ctx, bytes, opt.threads);
 }
 
 }  // namespace lwc::batch

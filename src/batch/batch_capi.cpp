@@ -35,10 +35,6 @@ void fetch_c_jobs(const void* ctx, std::size_t first, std::size_t count, aead_de
               first + k};
   }
 }
-std::size_t cost_c_jobs(const void* ctx, std::size_t i) {
-  const lwc_batch_job& j = static_cast<const lwc_batch_job*>(ctx)[i];
-  return j.ad_len + j.in_len;
-}
 
 void fetch_c_hash(const void* ctx, std::size_t first, std::size_t count, sponge_desc* out) {
   const lwc_batch_hash_job* jobs = static_cast<const lwc_batch_hash_job*>(ctx);
@@ -47,13 +43,10 @@ void fetch_c_hash(const void* ctx, std::size_t first, std::size_t count, sponge_
     out[k] = {j.in, j.in_len, j.out, j.out_len};
   }
 }
-std::size_t cost_c_hash(const void* ctx, std::size_t i) {
-  const lwc_batch_hash_job& j = static_cast<const lwc_batch_hash_job*>(ctx)[i];
-  return j.in_len + j.out_len;
-}
 
+// False when an argument is wrong; else adds the bytes of the batch to *bytes.
 bool check_c_jobs(const batch_algorithm& a, std::size_t n, const lwc_batch_job* jobs,
-                  std::size_t tag_len) {
+                  std::size_t tag_len, std::uint64_t* bytes) {
   const lwc::algorithm& x = info(a);
   if (tag_len < x.min_tag_size || tag_len > x.tag_size) return false;
   if (n != 0 && jobs == nullptr) return false;
@@ -63,6 +56,7 @@ bool check_c_jobs(const batch_algorithm& a, std::size_t n, const lwc_batch_job* 
     if (!bytes_ok(j.ad, j.ad_len) || !bytes_ok(j.in, j.in_len) || !bytes_ok(j.out, j.in_len))
       return false;
     if (j.second_key != nullptr && x.second_key_size == 0) return false;
+    *bytes += j.ad_len + j.in_len;
   }
   return true;
 }
@@ -74,9 +68,10 @@ int aead_c(const char* alg, std::size_t n, const lwc_batch_job* jobs, std::size_
     const batch_algorithm& a = find_batch_algorithm(alg, true);
     const options o = to_options(opt);
     const backend_ops& be = pick_backend(o);
-    if (!check_c_jobs(a, n, jobs, tag_len)) return -1;
+    std::uint64_t bytes = 0;
+    if (!check_c_jobs(a, n, jobs, tag_len, &bytes)) return -1;
     if (!decrypt) {
-      run_aead(be, a, n, fetch_c_jobs, cost_c_jobs, jobs, false, tag_len, nullptr, o.threads);
+      run_aead(be, a, n, fetch_c_jobs, jobs, bytes, false, tag_len, nullptr, o.threads);
       return 0;
     }
     std::vector<std::uint8_t> own;
@@ -84,7 +79,7 @@ int aead_c(const char* alg, std::size_t n, const lwc_batch_job* jobs, std::size_
       own.resize(n);
       ok = own.data();
     }
-    run_aead(be, a, n, fetch_c_jobs, cost_c_jobs, jobs, true, tag_len, ok, o.threads);
+    run_aead(be, a, n, fetch_c_jobs, jobs, bytes, true, tag_len, ok, o.threads);
     for (std::size_t i = 0; i < n; ++i)
       if (ok[i] != 1) return -1;
     return 0;
@@ -181,12 +176,14 @@ int lwc_batch_hash(const char* alg, size_t n, const lwc_batch_hash_job* jobs,
     const lwc::algorithm& x = info(a);
     const options o = to_options(opt);
     const backend_ops& be = pick_backend(o);
+    std::uint64_t bytes = 0;
     for (std::size_t i = 0; i < n; ++i) {
       if (!bytes_ok(jobs[i].in, jobs[i].in_len) || !bytes_ok(jobs[i].out, jobs[i].out_len))
         return -1;
       if (x.max_output_size != 0 && jobs[i].out_len != x.output_size) return -1;
+      bytes += jobs[i].in_len + jobs[i].out_len;
     }
-    run_sponge(be, a, n, fetch_c_hash, cost_c_hash, jobs, o.threads);
+    run_sponge(be, a, n, fetch_c_hash, jobs, bytes, o.threads);
     return 0;
   } catch (...) {
     return -1;

@@ -26,13 +26,12 @@ const lwc::algorithm& info(const batch_algorithm& a);
 // Throws std::invalid_argument when options::backend names no available backend.
 const backend_ops& pick_backend(const options& opt);
 
-// Work of job i in bytes, to decide how many threads a batch is worth.
-using cost_fn = std::size_t (*)(const void* ctx, std::size_t i);
-
+// `bytes` (all inputs and outputs of the batch, as counted while checking the arguments)
+// decides how many threads the batch is worth.
 void run_aead(const backend_ops& be, const batch_algorithm& a, std::size_t n, aead_fetch fetch,
-              cost_fn cost, const void* ctx, bool decrypt, std::size_t tag_len,
+              const void* ctx, std::uint64_t bytes, bool decrypt, std::size_t tag_len,
               std::uint8_t* ok, unsigned threads);
 void run_sponge(const backend_ops& be, const batch_algorithm& a, std::size_t n,
-                sponge_fetch fetch, cost_fn cost, const void* ctx, unsigned threads);
+                sponge_fetch fetch, const void* ctx, std::uint64_t bytes, unsigned threads);
 
 }  // namespace lwc::batch::detail
