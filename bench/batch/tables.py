@@ -2,13 +2,15 @@
 """Markdown tables for docs/performance-batch.md from lwc_batch_bench JSON output.
 
     lwc_batch_bench --benchmark_repetitions=5 --benchmark_format=json > run.json
-    python3 bench/batch/tables.py run.json
+    python3 bench/batch/tables.py run.json [more.json ...]
 
 One table per algorithm and operation: a row per message size, a column per backend and
 thread count, each cell the median throughput in MB/s (10^6 bytes per second) and its ratio
 to the single-message scalar code of the same run. Single-thread cells use CPU time (robust
 to other processes taking the core away on a shared machine); multi-thread cells use wall
 time, the only meaningful clock there, so they are only as good as the machine was quiet.
+A last table gives each multi-thread run against the single-thread run of the same
+configuration, both by wall time.
 """
 import json
 import statistics
@@ -16,10 +18,10 @@ import sys
 from collections import defaultdict
 
 
-def main(path):
-    data = json.load(open(path))
+def main(paths):
+    benchmarks = [b for p in paths for b in json.load(open(p))["benchmarks"]]
     runs = defaultdict(list)  # name -> [(real_ns, cpu_ns, bytes)]
-    for b in data["benchmarks"]:
+    for b in benchmarks:
         if b.get("run_type") != "iteration":
             continue
         name = b["run_name"].removesuffix("/real_time")
@@ -27,6 +29,7 @@ def main(path):
         runs[name].append((b["real_time"], b["cpu_time"], per_iter))
 
     table = defaultdict(dict)  # (alg, op) -> {(size, backend, threads): MB/s}
+    wall = {}  # (alg, op, size, backend, threads) -> MB/s by wall time
     for name, samples in runs.items():
         _, alg, op, size, backend, threads = name.split("/")
         threads = int(threads)
@@ -34,6 +37,7 @@ def main(path):
         clock = [s[1] if threads == 1 else s[0] for s in samples]  # ms
         mbps = byts / (statistics.median(clock) * 1e-3) / 1e6
         table[(alg, op)][(size, backend, threads)] = mbps
+        wall[(alg, op, size, backend, threads)] = byts / (statistics.median(s[0] for s in samples) * 1e-3) / 1e6
 
     for (alg, op), cells in table.items():
         sizes = sorted({k[0] for k in cells}, key=lambda s: (s == "mixed", int(s) if s.isdigit() else 0))
@@ -50,6 +54,14 @@ def main(path):
                 row.append(f"{v:.0f} ({v / base:.2f}x)" if v and base else "–")
             print("| " + " | ".join(row) + " |")
 
+    scaling = [(k, wall[k] / wall[k[:4] + (1,)]) for k in wall if k[4] > 1 and k[:4] + (1,) in wall]
+    if scaling:
+        print("\n#### threads: wall-clock throughput relative to one thread, same run\n")
+        print("| algorithm | operation | bytes | backend | threads | MB/s | vs 1 thread |")
+        print("|---|---|---|---|---|---|---|")
+        for k, r in sorted(scaling):
+            print(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {k[4]} | {wall[k]:.0f} | {r:.2f}x |")
+
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])
