@@ -8,8 +8,9 @@
 // The 12-round permutations that begin and end an AEAD job (initialization, finalization)
 // do not fit the per-block step, which runs p^8 or p^6. They run in batches of V::lanes jobs
 // instead: a pool of initialized states feeds the refills, and finished jobs wait in a queue
-// until V::lanes of them can be finalized together. Partial blocks (the end of the message)
-// are handled once per job with scalar code on a copy of the lane's state.
+// until V::lanes of them can be finalized together. The partial block at the end of a message
+// is absorbed once per job by scalar code; short associated data and short hash inputs are
+// copied, padded, into a per-lane area and absorbed from there like any other blocks.
 //
 // The byte mapping, IV, rate and round counts come from the core's parameter structs
 // (include/lwc/ascon/aead.hpp, hash.hpp), so the results equal the single-message code.
@@ -48,8 +49,6 @@ namespace eng {
 using std::size_t;
 using u8 = std::uint8_t;
 using u64 = std::uint64_t;
-
-inline constexpr size_t no_limit = ~size_t{0};
 
 template <class Params>
 inline constexpr bool big_endian_v =
