@@ -10,7 +10,8 @@
 
 namespace {
 
-constexpr std::size_t sizes[] = {64, 1024, 4096, 65536};
+// 1 MiB is there for comparisons with the Python package (bench/python/bench.py).
+constexpr std::size_t sizes[] = {64, 1024, 4096, 65536, 1 << 20};
 
 void bench_encrypt(benchmark::State& state, const lwc::algorithm* a, std::size_t n) {
   std::vector<std::uint8_t> key(a->key_size, 1), nonce(a->nonce_size, 2), ad(32, 3), pt(n, 4),

@@ -2,8 +2,7 @@
 """Per-call time and throughput of the lwc Python package next to the C++ core.
 
 Runs the C++ benchmark (build/py-bench/cmake/bench/lwc_bench, names
-<algorithm>/<operation>/<bytes>, plus cpp_reference.cpp for 1 MiB, which lwc_bench does not
-register) and the same operations through the Python API, each Python measurement paired with
+<algorithm>/<operation>/<bytes>) and the same operations through the Python API, each Python measurement paired with
 a C++ measurement of the same operation taken next to it, so that both sides of a comparison
 see the same machine noise; prints the medians as a Markdown table.
 
@@ -38,7 +37,6 @@ import lwc
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "py-bench"
 LWC_BENCH = BUILD / "cmake" / "bench" / "lwc_bench"
-REFERENCE = BUILD / "lwc_bench_reference"
 SIZES = (64, 65536, 1 << 20)
 DEFAULT_ALGORITHMS = "ascon-aead128,ascon-128,ascon-128a,ascon-80pq,ascon-hash256,ascon-xof128"
 PURE_PYTHON_VARIANTS = {"ascon-128": "Ascon-128", "ascon-128a": "Ascon-128a",
@@ -55,12 +53,6 @@ def build_cxx(jobs: int) -> None:
         check=True, stdout=subprocess.DEVNULL)
     subprocess.run(["cmake", "--build", str(cmake_dir), "--target", "lwc_bench", f"-j{jobs}"],
                    check=True)
-    # The flags of a CMake Release build, as for lwc_bench and the extension.
-    subprocess.run(
-        ["g++", "-std=c++20", "-O3", "-DNDEBUG", f"-I{ROOT / 'include'}",
-         str(Path(__file__).with_name("cpp_reference.cpp")), "-o", str(REFERENCE),
-         "-lbenchmark", "-lpthread"],
-        check=True)
 
 
 def run_cxx(binary: Path, names: list[str], min_time: float) -> dict[str, float]:
@@ -186,9 +178,8 @@ def main() -> int:
 
     if args.build:
         build_cxx(args.jobs)
-    for binary in (LWC_BENCH, REFERENCE):
-        if not binary.exists():
-            sys.exit(f"{binary} is missing: run with --build")
+    if not LWC_BENCH.exists():
+        sys.exit(f"{LWC_BENCH} is missing: run with --build")
 
     wanted = ([i.name for i in lwc.algorithms()] if args.algorithms == "all"
               else args.algorithms.split(","))
@@ -204,10 +195,9 @@ def main() -> int:
         print(f"round {r + 1}/{args.rounds}", file=sys.stderr)
         python_first = r % 2 == 1
         for c in cases:
-            binary = REFERENCE if c.cxx.endswith(f"/{1 << 20}") else LWC_BENCH
             if python_first:
                 c.run()
-            c.cxx_samples.append(run_cxx(binary, [c.cxx], args.min_time)[c.cxx])
+            c.cxx_samples.append(run_cxx(LWC_BENCH, [c.cxx], args.min_time)[c.cxx])
             if not python_first:
                 c.run()
         if r < 3:  # three samples are enough to place the pure-Python code
