@@ -1,7 +1,8 @@
-/* The CPU batch engine of lwc, C declarations: many independent Ascon messages at once, in
- * SIMD lanes (portable, AVX2, AVX-512, picked at run time) and across threads. Each job has
- * its own key, nonce, associated data and length; the results equal the single-message
- * functions byte for byte.
+/* The CPU batch engine of lwc, C declarations: many independent messages at once, in SIMD
+ * lanes (portable, AVX2, AVX-512, picked at run time) and across threads. Each job has its
+ * own key, nonce, associated data and length; the results equal the single-message
+ * functions byte for byte. Acorn-128 and Grain-128AEADv2 run job by job (no SIMD lanes),
+ * still spread over the threads.
  *
  * Never use a nonce twice under one key. A decrypted job's plaintext is valid only when its
  * ok flag is 1; the plaintext of a failed job is zeroed.
@@ -36,7 +37,7 @@ typedef struct lwc_batch_options {
  * out may equal in; it must not overlap it otherwise, nor any other job's output. */
 typedef struct lwc_batch_job {
   const uint8_t* key;        /* the algorithm's key size: 16, or 20 for ascon-80pq */
-  const uint8_t* nonce;      /* 16 bytes */
+  const uint8_t* nonce;      /* the algorithm's nonce size: 16, or 12 for grain-128aead */
   const uint8_t* ad;         /* may be NULL when ad_len is 0 */
   size_t ad_len;
   const uint8_t* in;         /* may be NULL when in_len is 0 */
@@ -67,8 +68,10 @@ typedef struct lwc_batch_hash_job {
   size_t out_len;
 } lwc_batch_hash_job;
 
-/* Algorithms: "ascon-aead128" (tag_len 4..16), "ascon-128", "ascon-128a", "ascon-80pq"
- * (tag_len 16); "ascon-hash256", "ascon-hash" (32-byte digests), "ascon-xof128", "ascon-xof". */
+/* Algorithms: "ascon-aead128" (tag_len 4..16), "ascon-128", "ascon-128a", "ascon-80pq",
+ * "acorn-128" (tag_len 16), "grain-128aead" (tag_len 8); "ascon-hash256", "ascon-hash"
+ * (32-byte digests), "ascon-xof128", "ascon-xof". Second keys (nonce masking) only for
+ * ascon-aead128. */
 LWC_BATCH_API int lwc_batch_encrypt(const char* alg, size_t n, const lwc_batch_job* jobs,
                                     size_t tag_len, const lwc_batch_options* opt);
 /* ok (n bytes, or NULL) receives 1 for each job that verified, else 0. */

@@ -1,7 +1,9 @@
-// The CPU batch engine: many independent Ascon messages at once, in SIMD lanes (portable,
-// AVX2 x4, AVX-512 x8, picked at run time) and across threads. Every job has its own key,
-// nonce, associated data and length; results equal the single-message functions of
-// <lwc/ascon.hpp> byte for byte. Link with lwc::batch.
+// The CPU batch engine: many independent messages at once, in SIMD lanes (portable, AVX2 x4,
+// AVX-512 x8, picked at run time) and across threads. Every job has its own key, nonce,
+// associated data and length; results equal the single-message functions of <lwc/ascon.hpp>,
+// <lwc/acorn/acorn128.hpp> and <lwc/grain/grain128aead.hpp> byte for byte. Acorn-128 and
+// Grain-128AEADv2 have no SIMD lanes: every backend runs them job by job with the
+// single-message code, and threads share the jobs as for the others. Link with lwc::batch.
 //
 // Misuse warnings, as for single messages: never use a nonce twice under one key; a
 // decrypted job's plaintext is valid only when its ok flag is 1 (failed jobs are zeroed).
@@ -27,7 +29,8 @@ struct options {
 };
 
 // Algorithms the engine runs: "ascon-aead128", "ascon-128", "ascon-128a", "ascon-80pq",
-// "ascon-hash256", "ascon-xof128", "ascon-hash", "ascon-xof".
+// "acorn-128", "grain-128aead" (AEADs), "ascon-hash256", "ascon-xof128", "ascon-hash",
+// "ascon-xof".
 std::span<const std::string_view> algorithms() noexcept;
 bool supports(std::string_view algorithm) noexcept;
 
@@ -44,7 +47,7 @@ std::size_t lanes(std::string_view backend) noexcept;
 
 struct aead_job {
   bytes_view key;         // the algorithm's key size
-  bytes_view nonce;       // 16 bytes
+  bytes_view nonce;       // the algorithm's nonce size: 16 bytes, 12 for grain-128aead
   bytes_view ad;          // associated data, any length
   bytes_view in;          // plaintext to encrypt, or ciphertext to decrypt
   bytes_span out;         // in.size() bytes: ciphertext, or plaintext
@@ -52,14 +55,18 @@ struct aead_job {
   bytes_view second_key;  // ascon-aead128 nonce masking: empty or 16 bytes
 };
 
+// tag_len: full_tag gives the algorithm's full tag: 16 bytes, 8 for grain-128aead (the only
+// size Acorn and Grain have); ascon-aead128 also takes 4..15.
+inline constexpr std::size_t full_tag = 0;
+
 // Throws std::invalid_argument (naming the job) when a size is wrong or the algorithm or
 // backend is unknown; nothing is written then.
 void encrypt(std::string_view algorithm, std::span<const aead_job> jobs,
-             std::size_t tag_len = 16, const options& opt = {});
+             std::size_t tag_len = full_tag, const options& opt = {});
 
 // ok[i] = 1 when job i verified, else 0 and job i's out is zeroed. Returns how many verified.
 [[nodiscard]] std::size_t decrypt(std::string_view algorithm, std::span<const aead_job> jobs,
-                                  std::span<std::uint8_t> ok, std::size_t tag_len = 16,
+                                  std::span<std::uint8_t> ok, std::size_t tag_len = full_tag,
                                   const options& opt = {});
 
 // ---- AEAD: packed buffers -------------------------------------------------------------------
@@ -74,7 +81,7 @@ struct packed {
 
 struct packed_aead_inputs {
   bytes_view keys;         // n * key size
-  bytes_view nonces;       // n * 16
+  bytes_view nonces;       // n * nonce size
   packed in;               // plaintexts or ciphertexts; n is in.count()
   packed ad = {};          // no offsets: no associated data; else n + 1 offsets
   bytes_view second_keys;  // ascon-aead128 nonce masking: empty or n * 16
@@ -83,11 +90,12 @@ struct packed_aead_inputs {
 // Output i goes to out[in.offsets[i] .. in.offsets[i + 1]) (out.size() >= in.offsets[n]);
 // tag i to tags[i * tag_len ..] (tags.size() == n * tag_len).
 void encrypt_packed(std::string_view algorithm, const packed_aead_inputs& in, bytes_span out,
-                    bytes_span tags, std::size_t tag_len = 16, const options& opt = {});
+                    bytes_span tags, std::size_t tag_len = full_tag, const options& opt = {});
 [[nodiscard]] std::size_t decrypt_packed(std::string_view algorithm,
                                          const packed_aead_inputs& in, bytes_view tags,
                                          bytes_span out, std::span<std::uint8_t> ok,
-                                         std::size_t tag_len = 16, const options& opt = {});
+                                         std::size_t tag_len = full_tag,
+                                         const options& opt = {});
 
 // ---- hashes and XOFs --------------------------------------------------------------------------
 

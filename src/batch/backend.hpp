@@ -9,13 +9,14 @@
 namespace lwc::batch::detail {
 
 // The algorithms the engine runs. Adding one: a case in lane_engine.hpp's dispatch switch
-// and a row in batch.cpp's table.
-enum class aead_id : std::uint8_t { aead128, ascon128, ascon128a, ascon80pq };
+// (or in job_by_job.cpp's, for an algorithm without lanes) and a row in batch.cpp's table.
+enum class aead_id : std::uint8_t { aead128, ascon128, ascon128a, ascon80pq, acorn128, grain128aead };
 enum class sponge_id : std::uint8_t { hash256, xof128, v12_hash, v12_xof };
 
 // One AEAD job as the engine sees it. `in` is the plaintext (encryption) or ciphertext
 // (decryption), `out` receives the other one; `tag` is written by encryption and read by
-// decryption. `index` is the job's position in the caller's batch (for the ok flags).
+// decryption. `index` is the job's position in the caller's batch (for the ok flags). Key,
+// nonce and tag have the algorithm's sizes, checked by the front end.
 struct aead_desc {
   const std::uint8_t* key;
   const std::uint8_t* second_key;  // nonce-masking key, or null
@@ -67,6 +68,12 @@ struct sponge_task {
   claim_fn claim;
   void* claim_ctx;
 };
+
+// Acorn-128 and Grain-128AEADv2 have no lanes in the engine: every backend hands them to this
+// function, which runs the task's jobs one after the other with the single-message core. It is
+// compiled for the baseline CPU (job_by_job.cpp), so no core code is built with a backend's
+// instruction set; threads still share the batch through the task's claim function.
+void run_aead_job_by_job(const aead_task& t);
 
 // A backend: its entry points, compiled for one instruction set.
 struct backend_ops {

@@ -25,6 +25,8 @@ constexpr batch_algorithm table[] = {
     {"ascon-128", true, aead_id::ascon128, {}},
     {"ascon-128a", true, aead_id::ascon128a, {}},
     {"ascon-80pq", true, aead_id::ascon80pq, {}},
+    {"acorn-128", true, aead_id::acorn128, {}},
+    {"grain-128aead", true, aead_id::grain128aead, {}},
     {"ascon-hash256", false, {}, sponge_id::hash256},
     {"ascon-xof128", false, {}, sponge_id::xof128},
     {"ascon-hash", false, {}, sponge_id::v12_hash},
@@ -33,7 +35,8 @@ constexpr batch_algorithm table[] = {
 
 constexpr std::string_view names[] = {table[0].name, table[1].name, table[2].name,
                                       table[3].name, table[4].name, table[5].name,
-                                      table[6].name, table[7].name};
+                                      table[6].name, table[7].name, table[8].name,
+                                      table[9].name};
 static_assert(std::size(names) == std::size(table));
 
 [[noreturn]] void fail(std::string_view alg, const std::string& what) {
@@ -54,8 +57,16 @@ void expect_size(std::string_view alg, std::size_t i, const char* what, std::siz
 void check_tag_len(const batch_algorithm& a, std::size_t tag_len) {
   const lwc::algorithm& x = info(a);
   if (tag_len < x.min_tag_size || tag_len > x.tag_size)
-    fail(a.name, "tag length must be " + std::to_string(x.min_tag_size) + " to " +
-                     std::to_string(x.tag_size) + " bytes, got " + std::to_string(tag_len));
+    fail(a.name, "tag length must be " +
+                     (x.min_tag_size == x.tag_size
+                          ? std::to_string(x.tag_size)
+                          : std::to_string(x.min_tag_size) + " to " + std::to_string(x.tag_size)) +
+                     " bytes, got " + std::to_string(tag_len));
+}
+
+// full_tag (the default tag length) stands for the algorithm's full tag.
+std::size_t resolve_tag_len(const batch_algorithm& a, std::size_t tag_len) {
+  return tag_len == full_tag ? info(a).tag_size : tag_len;
 }
 
 // Where the threads of one call take their jobs from. Each thread reserves a share of what
@@ -147,7 +158,9 @@ struct packed_ctx {
   const std::uint8_t* keys;
   std::size_t key_size;
   const std::uint8_t* nonces;
+  std::size_t nonce_size;
   const std::uint8_t* second_keys;
+  std::size_t second_key_size;
   const std::uint8_t* in;
   const std::size_t* offsets;
   const std::uint8_t* ad;
@@ -164,8 +177,8 @@ void fetch_packed(const void* ctx, std::size_t first, std::size_t count, aead_de
     const std::size_t off = p.offsets[i], len = p.offsets[i + 1] - off;
     aead_desc& d = out[k];
     d.key = p.keys + i * p.key_size;
-    d.second_key = p.second_keys != nullptr ? p.second_keys + 16 * i : nullptr;
-    d.nonce = p.nonces + 16 * i;
+    d.second_key = p.second_keys != nullptr ? p.second_keys + i * p.second_key_size : nullptr;
+    d.nonce = p.nonces + i * p.nonce_size;
     d.ad = p.ad_offsets != nullptr ? p.ad + p.ad_offsets[i] : nullptr;
     d.ad_len = p.ad_offsets != nullptr ? p.ad_offsets[i + 1] - p.ad_offsets[i] : 0;
     d.in = p.in + off;
@@ -336,7 +349,9 @@ packed_ctx check_packed(const batch_algorithm& a, const packed_aead_inputs& in,
   return {in.keys.data(),
           x.key_size,
           in.nonces.data(),
+          x.nonce_size,
           in.second_keys.empty() ? nullptr : in.second_keys.data(),
+          x.second_key_size,
           in.in.data.data(),
           in.in.offsets.data(),
           has_ad ? in.ad.data.data() : nullptr,
@@ -364,6 +379,7 @@ void encrypt(std::string_view algorithm, std::span<const aead_job> jobs, std::si
              const options& opt) {
   const batch_algorithm& a = find_batch_algorithm(algorithm, true);
   const backend_ops& be = pick_backend(opt);
+  tag_len = resolve_tag_len(a, tag_len);
   const std::uint64_t bytes = check_jobs(a, jobs, tag_len);
   run_aead(be, a, jobs.size(), fetch_jobs, jobs.data(), bytes, false, tag_len, nullptr,
            opt.threads);
@@ -373,6 +389,7 @@ std::size_t decrypt(std::string_view algorithm, std::span<const aead_job> jobs,
                     std::span<std::uint8_t> ok, std::size_t tag_len, const options& opt) {
   const batch_algorithm& a = find_batch_algorithm(algorithm, true);
   const backend_ops& be = pick_backend(opt);
+  tag_len = resolve_tag_len(a, tag_len);
   const std::uint64_t bytes = check_jobs(a, jobs, tag_len);
   if (ok.size() != jobs.size())
     fail(a.name, "ok flags: " + std::to_string(jobs.size()) + " needed, got " +
@@ -386,6 +403,7 @@ void encrypt_packed(std::string_view algorithm, const packed_aead_inputs& in, by
                     bytes_span tags, std::size_t tag_len, const options& opt) {
   const batch_algorithm& a = find_batch_algorithm(algorithm, true);
   const backend_ops& be = pick_backend(opt);
+  tag_len = resolve_tag_len(a, tag_len);
   const packed_ctx ctx = check_packed(a, in, out, tags.data(), tags.size(), tag_len);
   run_aead(be, a, in.in.count(), fetch_packed, &ctx, packed_bytes(in), false, tag_len, nullptr,
            opt.threads);
@@ -396,6 +414,7 @@ std::size_t decrypt_packed(std::string_view algorithm, const packed_aead_inputs&
                            std::size_t tag_len, const options& opt) {
   const batch_algorithm& a = find_batch_algorithm(algorithm, true);
   const backend_ops& be = pick_backend(opt);
+  tag_len = resolve_tag_len(a, tag_len);
   const packed_ctx ctx = check_packed(a, in, out, tags.data(), tags.size(), tag_len);
   if (ok.size() != in.in.count())
     fail(a.name, "ok flags: " + std::to_string(in.in.count()) + " needed, got " +

@@ -16,6 +16,8 @@
 // (include/lwc/ascon/aead.hpp, hash.hpp), so the results equal the single-message code.
 // Only those structs' compile-time constants are used here: no inline function of the core
 // is called, so nothing compiled with this unit's instruction set escapes its namespace.
+// Acorn-128 and Grain-128AEADv2 have no lanes here: the entry point passes them on to the
+// baseline-compiled run_aead_job_by_job (backend.hpp).
 #pragma once
 
 #include <bit>
@@ -651,6 +653,8 @@ void aead_entry(const aead_task& t) {
     case aead_id::ascon128: return run_aead<V, d::v12_128_traits>(t);
     case aead_id::ascon128a: return run_aead<V, d::v12_128a_traits>(t);
     case aead_id::ascon80pq: return run_aead<V, d::v12_80pq_traits>(t);
+    case aead_id::acorn128:
+    case aead_id::grain128aead: return lwc::batch::detail::run_aead_job_by_job(t);
   }
 }
 

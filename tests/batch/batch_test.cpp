@@ -2,6 +2,7 @@
 // against the single-message core (the KAT-verified reference), on random batches of mixed
 // lengths; tampering with one job fails that job only; the packed layout equals the span
 // layout; the C ABI equals the C++ API; bad arguments are rejected before anything is written.
+// Acorn-128 and Grain-128AEADv2 (run job by job) go through the same checks as the Ascon AEADs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +24,9 @@ namespace {
 
 using bytes = std::vector<std::uint8_t>;
 
-constexpr const char* aead_algs[] = {"ascon-aead128", "ascon-128", "ascon-128a", "ascon-80pq"};
+constexpr const char* aead_algs[] = {"ascon-aead128", "ascon-128",  "ascon-128a",
+                                     "ascon-80pq",    "acorn-128", "grain-128aead"};
+constexpr const char* stream_algs[] = {"acorn-128", "grain-128aead"};
 constexpr const char* hash_algs[] = {"ascon-hash256", "ascon-hash"};
 constexpr const char* xof_algs[] = {"ascon-xof128", "ascon-xof"};
 
@@ -338,10 +341,81 @@ TEST_P(BatchTest, CInterface) {
   }
 }
 
+// Acorn-128 and Grain-128AEADv2 through the C ABI: per-job and packed calls, their own nonce
+// and tag sizes, -1 and a zeroed job when one tag is wrong.
+TEST_P(BatchTest, StreamCiphersThroughTheCInterface) {
+  const lwc_batch_options o{GetParam().threads, GetParam().backend.c_str()};
+  for (const char* name : stream_algs) {
+    SCOPED_TRACE(name);
+    const lwc::algorithm& a = lwc::get_algorithm(name);
+    const std::size_t n = 41;
+    aead_batch b = make_aead_batch(rng, a, n, false);
+    reference_encrypt(a, b);
+    std::vector<bytes> ct = sized_like(b.pt), tags(n, bytes(b.tag_len));
+    std::vector<lwc_batch_job> jobs(n);
+    for (std::size_t i = 0; i < n; ++i)
+      jobs[i] = {b.key[i].data(), b.nonce[i].data(), b.ad[i].data(), b.ad[i].size(),
+                 b.pt[i].data(), b.pt[i].size(), ct[i].data(), tags[i].data(), nullptr};
+    ASSERT_EQ(lwc_batch_encrypt(name, n, jobs.data(), a.tag_size, &o), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(ct[i], b.ct[i]) << job_name(i, b);
+      ASSERT_EQ(tags[i], b.tag[i]) << job_name(i, b);
+    }
+    std::vector<bytes> pt = sized_like(b.pt);
+    for (std::size_t i = 0; i < n; ++i) {
+      jobs[i].in = ct[i].data();
+      jobs[i].out = pt[i].data();
+    }
+    std::vector<std::uint8_t> ok(n);
+    ASSERT_EQ(lwc_batch_decrypt(name, n, jobs.data(), a.tag_size, ok.data(), &o), 0);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(pt[i], b.pt[i]) << job_name(i, b);
+    std::size_t victim = rng() % n;
+    while (b.pt[victim].empty()) victim = (victim + 1) % n;
+    tags[victim][a.tag_size - 1] ^= 0x01;
+    EXPECT_EQ(lwc_batch_decrypt(name, n, jobs.data(), a.tag_size, ok.data(), &o), -1);
+    for (std::size_t i = 0; i < n; ++i) {
+      EXPECT_EQ(ok[i], i == victim ? 0 : 1) << job_name(i, b);
+      EXPECT_EQ(pt[i], i == victim ? bytes(pt[i].size(), 0) : b.pt[i]) << job_name(i, b);
+    }
+    tags[victim][a.tag_size - 1] ^= 0x01;
+
+    // Packed: keys, nonces and tags back to back at the algorithm's sizes.
+    bytes keys, nonces, data, ad_data, packed_tags;
+    std::vector<std::size_t> off{0}, ad_off{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      keys.insert(keys.end(), b.key[i].begin(), b.key[i].end());
+      nonces.insert(nonces.end(), b.nonce[i].begin(), b.nonce[i].end());
+      data.insert(data.end(), b.pt[i].begin(), b.pt[i].end());
+      off.push_back(data.size());
+      ad_data.insert(ad_data.end(), b.ad[i].begin(), b.ad[i].end());
+      ad_off.push_back(ad_data.size());
+    }
+    const lwc_batch_packed_jobs pj{keys.data(), nonces.data(), nullptr,      data.data(),
+                                   off.data(),  ad_data.data(), ad_off.data()};
+    bytes out(data.size(), 0xee);
+    packed_tags.assign(n * a.tag_size, 0xee);
+    ASSERT_EQ(lwc_batch_encrypt_packed(name, n, &pj, out.data(), packed_tags.data(), a.tag_size, &o),
+              0);
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(std::equal(b.ct[i].begin(), b.ct[i].end(), out.begin() + off[i])) << job_name(i, b);
+      ASSERT_TRUE(std::equal(b.tag[i].begin(), b.tag[i].end(),
+                             packed_tags.begin() + i * a.tag_size))
+          << job_name(i, b);
+    }
+    const lwc_batch_packed_jobs dj{keys.data(), nonces.data(), nullptr,      out.data(),
+                                   off.data(),  ad_data.data(), ad_off.data()};
+    bytes back(data.size(), 0xee);
+    ASSERT_EQ(lwc_batch_decrypt_packed(name, n, &dj, packed_tags.data(), back.data(), a.tag_size,
+                                       ok.data(), &o),
+              0);
+    EXPECT_EQ(back, data);
+  }
+}
+
 std::vector<config> configs() {
   std::vector<config> c;
   for (std::string_view b : lwc::batch::available_backends())
-    for (unsigned t : {1u, 3u}) c.push_back({std::string(b), t});
+    for (unsigned t : {1u, 2u, 3u}) c.push_back({std::string(b), t});
   return c;
 }
 
@@ -370,7 +444,9 @@ TEST(BatchApi, ReportsBackendsAndAlgorithms) {
   }
   EXPECT_FALSE(lwc::batch::supports("ascon-mac"));
   EXPECT_EQ(lwc_batch_supports("ascon-hash256"), 1);
-  EXPECT_EQ(lwc_batch_supports("acorn-128"), 0);
+  EXPECT_EQ(lwc_batch_supports("acorn-128"), 1);
+  EXPECT_EQ(lwc_batch_supports("grain-128aead"), 1);
+  EXPECT_EQ(lwc_batch_supports("ascon-cxof128"), 0);
 }
 
 TEST(BatchApi, RejectsBadArgumentsBeforeWriting) {
@@ -430,6 +506,101 @@ TEST(BatchApi, RejectsBadArgumentsBeforeWriting) {
   EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 1, &c, 16, nullptr), 0);
   EXPECT_FALSE(untouched());
   EXPECT_EQ(lwc_batch_encrypt("ascon-aead128", 0, nullptr, 16, nullptr), 0);
+}
+
+// Acorn-128 (16-byte nonce and tag) and Grain-128AEADv2 (12-byte nonce, 8-byte tag) take only
+// their own sizes and no second key; each wrong size is an error that names it, before anything
+// is written.
+TEST(BatchApi, StreamCipherSizesAreChecked) {
+  std::uint8_t key[16]{}, nonce[16]{}, second[16]{}, pt[10]{}, ct[10], tag[16];
+  std::memset(ct, 0xee, sizeof ct);
+  std::memset(tag, 0xee, sizeof tag);
+  const auto untouched = [&] {
+    return std::all_of(std::begin(ct), std::end(ct), [](std::uint8_t x) { return x == 0xee; }) &&
+           std::all_of(std::begin(tag), std::end(tag), [](std::uint8_t x) { return x == 0xee; });
+  };
+  const auto message_of = [](auto&& call) -> std::string {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "no exception";
+  };
+  using lwc::batch::aead_job;
+  const aead_job grain_nonce16[] = {{key, {nonce, 16}, {}, pt, ct, {tag, 8}, {}}};
+  EXPECT_NE(message_of([&] { lwc::batch::encrypt("grain-128aead", grain_nonce16, 8); })
+                .find("nonce must be 12 bytes, got 16"),
+            std::string::npos);
+  const aead_job grain_tag16[] = {{key, {nonce, 12}, {}, pt, ct, {tag, 16}, {}}};
+  EXPECT_NE(message_of([&] { lwc::batch::encrypt("grain-128aead", grain_tag16, 16); })
+                .find("tag length must be 8 bytes, got 16"),
+            std::string::npos);
+  const aead_job acorn_nonce12[] = {{key, {nonce, 12}, {}, pt, ct, {tag, 16}, {}}};
+  EXPECT_NE(message_of([&] { lwc::batch::encrypt("acorn-128", acorn_nonce12, 16); })
+                .find("nonce must be 16 bytes, got 12"),
+            std::string::npos);
+  const aead_job acorn_tag8[] = {{key, nonce, {}, pt, ct, {tag, 8}, {}}};
+  EXPECT_NE(message_of([&] { lwc::batch::encrypt("acorn-128", acorn_tag8, 8); })
+                .find("tag length must be 16 bytes, got 8"),
+            std::string::npos);
+  const aead_job acorn_key15[] = {{{key, 15}, nonce, {}, pt, ct, tag, {}}};
+  EXPECT_THROW(lwc::batch::encrypt("acorn-128", acorn_key15), std::invalid_argument);
+  const aead_job acorn_masked[] = {{key, nonce, {}, pt, ct, tag, second}};
+  EXPECT_NE(message_of([&] { lwc::batch::encrypt("acorn-128", acorn_masked); })
+                .find("nonce masking is not supported"),
+            std::string::npos);
+  std::uint8_t ok[1];
+  EXPECT_THROW((void)lwc::batch::decrypt("grain-128aead", grain_tag16, ok, 16),
+               std::invalid_argument);
+
+  // Packed: the nonces must be n * 12 bytes for Grain; second keys are refused.
+  const std::size_t off[] = {0, 10};
+  const lwc::batch::packed_aead_inputs grain_packed{key, {nonce, 16}, {pt, off}, {}, {}};
+  EXPECT_NE(message_of([&] {
+              lwc::batch::encrypt_packed("grain-128aead", grain_packed, ct, {tag, 8}, 8);
+            }).find("nonces must be 12 bytes, got 16"),
+            std::string::npos);
+  const lwc::batch::packed_aead_inputs acorn_packed{key, nonce, {pt, off}, {}, second};
+  EXPECT_THROW(lwc::batch::encrypt_packed("acorn-128", acorn_packed, ct, tag, 16),
+               std::invalid_argument);
+  EXPECT_TRUE(untouched());
+
+  lwc_batch_job c{key, nonce, nullptr, 0, pt, 10, ct, tag, nullptr};
+  EXPECT_EQ(lwc_batch_encrypt("grain-128aead", 1, &c, 16, nullptr), -1);
+  EXPECT_EQ(lwc_batch_encrypt("grain-128aead", 1, &c, 4, nullptr), -1);
+  EXPECT_EQ(lwc_batch_encrypt("acorn-128", 1, &c, 8, nullptr), -1);
+  c.second_key = second;
+  EXPECT_EQ(lwc_batch_encrypt("acorn-128", 1, &c, 16, nullptr), -1);
+  const lwc_batch_packed_jobs pj{key, nonce, second, pt, off, nullptr, nullptr};
+  EXPECT_EQ(lwc_batch_encrypt_packed("acorn-128", 1, &pj, ct, tag, 16, nullptr), -1);
+  EXPECT_EQ(lwc_batch_encrypt_packed("grain-128aead", 1, &pj, ct, tag, 8, nullptr), -1);
+  EXPECT_TRUE(untouched());
+  c.second_key = nullptr;
+  EXPECT_EQ(lwc_batch_encrypt("grain-128aead", 1, &c, 8, nullptr), 0);
+  EXPECT_FALSE(untouched());
+}
+
+// Without a tag length the engine uses the algorithm's full tag: 8 bytes for Grain, 16 for the
+// others.
+TEST(BatchApi, DefaultTagLengthIsTheFullTag) {
+  std::mt19937_64 rng(11);
+  for (const char* name : {"grain-128aead", "acorn-128", "ascon-aead128"}) {
+    const lwc::algorithm& a = lwc::get_algorithm(name);
+    aead_batch b = make_aead_batch(rng, a, 20, false);
+    b.tag_len = a.tag_size;
+    reference_encrypt(a, b);
+    std::vector<bytes> ct = sized_like(b.pt), tags(20, bytes(a.tag_size));
+    auto jobs = jobs_for(b, b.pt, ct, tags);
+    lwc::batch::encrypt(name, jobs);
+    EXPECT_EQ(ct, b.ct) << name;
+    EXPECT_EQ(tags, b.tag) << name;
+    std::vector<bytes> pt = sized_like(b.pt);
+    std::vector<std::uint8_t> ok(20);
+    auto djobs = jobs_for(b, b.ct, pt, b.tag);
+    EXPECT_EQ(lwc::batch::decrypt(name, djobs, ok), 20u) << name;
+    EXPECT_EQ(pt, b.pt) << name;
+  }
 }
 
 // Several callers at once, each splitting its own batch over threads: no shared state
