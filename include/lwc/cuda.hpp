@@ -1,8 +1,10 @@
-// The CUDA batch engine: many independent Ascon messages at once on an NVIDIA GPU, one thread
-// per message. The jobs are those of the CPU batch engine (<lwc/batch.hpp>): packed buffers
-// plus offsets, a key and nonce per job, optional associated data and nonce-masking keys, and
-// the results equal lwc::batch and the single-message functions byte for byte. Link with
-// lwc::cuda (built when CMake finds nvcc); this header needs no CUDA header.
+// The CUDA batch engine: many independent messages at once on an NVIDIA GPU, one thread per
+// message. The jobs are those of the CPU batch engine (<lwc/batch.hpp>): packed buffers plus
+// offsets, a key and nonce per job, optional associated data and nonce-masking keys, and the
+// results equal lwc::batch and the single-message functions byte for byte. The Ascon kernels
+// stage each warp's bytes through shared memory; Acorn-128 and Grain-128AEADv2 run the
+// single-message code on each thread's job directly. Link with lwc::cuda (built when CMake
+// finds nvcc); this header needs no CUDA header.
 //
 // Two forms of each call:
 //   *_async: every span points to device memory; work is queued on `stream` and the call
@@ -53,7 +55,8 @@ int device_count() noexcept;
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"; throws no_device.
 std::string device_description(int device = -1);
 
-// "ascon-aead128", "ascon-128", "ascon-128a", "ascon-hash256", "ascon-xof128".
+// "ascon-aead128", "ascon-128", "ascon-128a", "acorn-128", "grain-128aead" (12-byte nonces,
+// 8-byte tags), "ascon-hash256", "ascon-xof128". tag_len batch::full_tag: the full tag.
 std::span<const std::string_view> algorithms() noexcept;
 bool supports(std::string_view algorithm) noexcept;
 
@@ -80,12 +83,13 @@ struct host_options {
 
 // Same arguments and results as lwc::batch::encrypt_packed / decrypt_packed / hash_packed.
 void encrypt_packed(std::string_view algorithm, const batch::packed_aead_inputs& in,
-                    bytes_span out, bytes_span tags, std::size_t tag_len = 16,
+                    bytes_span out, bytes_span tags, std::size_t tag_len = batch::full_tag,
                     const host_options& opt = {});
 [[nodiscard]] std::size_t decrypt_packed(std::string_view algorithm,
                                          const batch::packed_aead_inputs& in, bytes_view tags,
                                          bytes_span out, std::span<std::uint8_t> ok,
-                                         std::size_t tag_len = 16, const host_options& opt = {});
+                                         std::size_t tag_len = batch::full_tag,
+                                         const host_options& opt = {});
 void hash_packed(std::string_view algorithm, const batch::packed& in, bytes_span out,
                  std::size_t out_len, const host_options& opt = {});
 

@@ -92,9 +92,19 @@ void check_offset_values(std::string_view alg, const char* what, std::span<const
 }
 
 void check_tag_len(const algo_info& a, std::size_t tag_len) {
-  if (tag_len < a.min_tag_size || tag_len > 16)
-    fail(a.name, "tag length must be " + std::to_string(a.min_tag_size) + " to 16 bytes, got " +
-                     std::to_string(tag_len));
+  if (tag_len < a.min_tag_size || tag_len > a.max_tag_size)
+    fail(a.name, "tag length must be " +
+                     (a.min_tag_size == a.max_tag_size
+                          ? std::to_string(a.max_tag_size)
+                          : std::to_string(a.min_tag_size) + " to " + std::to_string(a.max_tag_size)) +
+                     " bytes, got " + std::to_string(tag_len));
+}
+
+// batch::full_tag stands for the algorithm's full tag.
+std::size_t resolve_tag_len(std::string_view name, std::size_t tag_len) {
+  if (tag_len != batch::full_tag) return tag_len;
+  const algo_info* a = find_algo(name);
+  return a != nullptr ? a->max_tag_size : tag_len;
 }
 
 // Sizes common to both memory kinds; values too when `host`.
@@ -113,8 +123,9 @@ const algo_info& check_aead(std::string_view name, const batch::packed_aead_inpu
   }
   if (in.keys.size() != n * a.key_size)
     fail(a.name, "keys must be " + std::to_string(n * a.key_size) + " bytes, got " + std::to_string(in.keys.size()));
-  if (in.nonces.size() != n * 16)
-    fail(a.name, "nonces must be " + std::to_string(n * 16) + " bytes, got " + std::to_string(in.nonces.size()));
+  if (in.nonces.size() != n * a.nonce_size)
+    fail(a.name, "nonces must be " + std::to_string(n * a.nonce_size) + " bytes, got " +
+                     std::to_string(in.nonces.size()));
   if (!in.second_keys.empty()) {
     if (!a.nonce_masking) fail(a.name, "nonce masking is not supported");
     if (in.second_keys.size() != n * 16)
@@ -311,6 +322,7 @@ bool supports(std::string_view algorithm) noexcept { return find_algo(algorithm)
 
 void encrypt_packed_async(std::string_view algorithm, const batch::packed_aead_inputs& in,
                           bytes_span out, bytes_span tags, std::size_t tag_len, stream_t stream) {
+  tag_len = resolve_tag_len(algorithm, tag_len);
   const algo_info& a = check_aead(algorithm, in, out.size(), tags.size(), tag_len, nullptr, false);
   require_device();
   const aead_batch b = device_batch(in, out.data(), tags.data(), nullptr, tag_len);
@@ -320,6 +332,7 @@ void encrypt_packed_async(std::string_view algorithm, const batch::packed_aead_i
 void decrypt_packed_async(std::string_view algorithm, const batch::packed_aead_inputs& in,
                           bytes_view tags, bytes_span out, std::span<std::uint8_t> ok,
                           std::size_t tag_len, stream_t stream) {
+  tag_len = resolve_tag_len(algorithm, tag_len);
   const std::size_t ok_size = ok.size();
   const algo_info& a = check_aead(algorithm, in, out.size(), tags.size(), tag_len, &ok_size, false);
   require_device();
@@ -364,6 +377,7 @@ host_aead_job_set host_jobs(const algo_info& a, bool decrypt, const batch::packe
 
 void encrypt_packed(std::string_view algorithm, const batch::packed_aead_inputs& in, bytes_span out,
                     bytes_span tags, std::size_t tag_len, const host_options& opt) {
+  tag_len = resolve_tag_len(algorithm, tag_len);
   const algo_info& a = check_aead(algorithm, in, out.size(), tags.size(), tag_len, nullptr, true);
   require_device();
   if (in.in.count() == 0) return;
@@ -373,6 +387,7 @@ void encrypt_packed(std::string_view algorithm, const batch::packed_aead_inputs&
 std::size_t decrypt_packed(std::string_view algorithm, const batch::packed_aead_inputs& in,
                            bytes_view tags, bytes_span out, std::span<std::uint8_t> ok,
                            std::size_t tag_len, const host_options& opt) {
+  tag_len = resolve_tag_len(algorithm, tag_len);
   const std::size_t ok_size = ok.size();
   const algo_info& a = check_aead(algorithm, in, out.size(), tags.size(), tag_len, &ok_size, true);
   require_device();

@@ -12,11 +12,19 @@ namespace lwc::cuda::detail {
 
 int launch_aead128(bool decrypt, const aead_batch& b, CUstream_st* stream);
 int launch_v12_aead(algo id, bool decrypt, const aead_batch& b, CUstream_st* stream);
+int launch_stream_aead(algo id, bool decrypt, const aead_batch& b, CUstream_st* stream);
 int launch_sponge(algo id, const sponge_batch& b, CUstream_st* stream);
 
 inline int launch_aead(algo id, bool decrypt, const aead_batch& b, CUstream_st* stream) {
-  return id == algo::aead128 ? launch_aead128(decrypt, b, stream)
-                             : launch_v12_aead(id, decrypt, b, stream);
+  switch (id) {
+    case algo::aead128:
+      return launch_aead128(decrypt, b, stream);
+    case algo::acorn128:
+    case algo::grain128aead:
+      return launch_stream_aead(id, decrypt, b, stream);
+    default:
+      return launch_v12_aead(id, decrypt, b, stream);
+  }
 }
 
 }  // namespace lwc::cuda::detail

@@ -187,7 +187,8 @@ class pipeline {
 
   void run(const host_aead_job_set& j) {
     const bool direct_in = be_.is_pinned(j.in), direct_out = be_.is_pinned(j.out);
-    const std::size_t meta_in = 16 + 16 + (j.second_keys ? 16 : 0) + (j.ad_off ? 8 : 0) + 8 +
+    const std::size_t meta_in = j.alg->key_size + j.alg->nonce_size + (j.second_keys ? 16 : 0) +
+                                (j.ad_off ? 8 : 0) + 8 +
                                 (j.decrypt ? j.tag_len : 0);
     const std::size_t meta_out = j.decrypt ? 1 : j.tag_len;
     std::size_t total = 0;
@@ -321,8 +322,8 @@ class pipeline {
       c.ad_off_at = region(8 * (cnt + 1));
     }
     c.off_at = region(8 * (cnt + 1));
-    c.keys_at = region(16 * cnt);
-    c.nonces_at = region(16 * cnt);
+    c.keys_at = region(j.alg->key_size * cnt);
+    c.nonces_at = region(j.alg->nonce_size * cnt);
     if (j.second_keys) c.second_at = region(16 * cnt);
     if (j.decrypt) c.tags_in_at = region(j.tag_len * cnt);
     c.in_size = at;
@@ -343,8 +344,9 @@ class pipeline {
       tasks.push_back({at(s.host_in, c.ad_off_at), j.ad_off + c.first, 8 * (cnt + 1)});
     }
     tasks.push_back({at(s.host_in, c.off_at), j.in_off + c.first, 8 * (cnt + 1)});
-    tasks.push_back({at(s.host_in, c.keys_at), j.keys + 16 * c.first, 16 * cnt});
-    tasks.push_back({at(s.host_in, c.nonces_at), j.nonces + 16 * c.first, 16 * cnt});
+    const std::size_t key_size = j.alg->key_size, nonce_size = j.alg->nonce_size;
+    tasks.push_back({at(s.host_in, c.keys_at), j.keys + key_size * c.first, key_size * cnt});
+    tasks.push_back({at(s.host_in, c.nonces_at), j.nonces + nonce_size * c.first, nonce_size * cnt});
     if (j.second_keys) tasks.push_back({at(s.host_in, c.second_at), j.second_keys + 16 * c.first, 16 * cnt});
     if (j.decrypt) tasks.push_back({at(s.host_in, c.tags_in_at), j.tags + j.tag_len * c.first, j.tag_len * cnt});
     pool_.run(tasks);

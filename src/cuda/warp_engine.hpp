@@ -30,7 +30,7 @@ namespace lwc::cuda::detail {
 // tags + i * tag_len, verification flag ok[i] (decryption only).
 struct aead_batch {
   const std::uint8_t* keys;         // count * 16
-  const std::uint8_t* nonces;       // count * 16
+  const std::uint8_t* nonces;       // count * the nonce size (16; 12 for grain-128aead)
   const std::uint8_t* second_keys;  // count * 16, or null (nonce masking, ascon-aead128)
   const std::uint8_t* in;
   const std::size_t* in_off;  // count + 1 entries

@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include <lwc/acorn/acorn128.hpp>
 #include <lwc/ascon.hpp>
+#include <lwc/grain/grain128aead.hpp>
 
 #include "../../src/cuda/algorithms.hpp"
 
@@ -79,6 +81,10 @@ inline void ref_encrypt(algo id, const std::uint8_t* key, const std::uint8_t* se
       return ref_encrypt_as<lwc::ascon::v12::ascon128>(key, nullptr, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
     case algo::ascon128a:
       return ref_encrypt_as<lwc::ascon::v12::ascon128a>(key, nullptr, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
+    case algo::acorn128:
+      return ref_encrypt_as<lwc::acorn::acorn128>(key, nullptr, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
+    case algo::grain128aead:
+      return ref_encrypt_as<lwc::grain::grain128aead>(key, nullptr, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
     default:
       throw std::invalid_argument("not an AEAD");
   }
@@ -157,8 +163,8 @@ inline aead_case make_aead_case(const algo_info& alg, const aead_shape& s, std::
     c.ad = buffer(c.ad_off[n], s.shift_ad);
     fill_random(g, c.ad.data(), c.ad.size());
   }
-  c.keys = buffer(16 * n, s.shift_meta);
-  c.nonces = buffer(16 * n, s.shift_meta);
+  c.keys = buffer(alg.key_size * n, s.shift_meta);
+  c.nonces = buffer(alg.nonce_size * n, s.shift_meta);
   fill_random(g, c.keys.data(), c.keys.size());
   fill_random(g, c.nonces.data(), c.nonces.size());
   if (s.masking) {
@@ -178,8 +184,9 @@ inline aead_case make_aead_case(const algo_info& alg, const aead_shape& s, std::
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint8_t* ad = s.with_ad ? c.ad.data() + c.ad_off[i] : nullptr;
     const std::size_t ad_len = s.with_ad ? c.ad_off[i + 1] - c.ad_off[i] : 0;
-    ref_encrypt(alg.id, c.keys.data() + 16 * i, s.masking ? c.second_keys.data() + 16 * i : nullptr,
-                c.nonces.data() + 16 * i, ad, ad_len, c.pt.data() + c.in_off[i], c.len(i),
+    ref_encrypt(alg.id, c.keys.data() + alg.key_size * i,
+                s.masking ? c.second_keys.data() + 16 * i : nullptr,
+                c.nonces.data() + alg.nonce_size * i, ad, ad_len, c.pt.data() + c.in_off[i], c.len(i),
                 c.expect_ct.data() + c.in_off[i], c.expect_tags.data() + i * s.tag_len, s.tag_len);
   }
   return c;

@@ -89,10 +89,10 @@ inline void check_aead(aead_case& c, const aead_runner& run, std::uint64_t seed)
         flip(c.ad.data() + c.ad_off[i], ad_len);
         break;
       case 3:
-        flip(c.nonces.data() + 16 * i, 16);
+        flip(c.nonces.data() + c.alg->nonce_size * i, c.alg->nonce_size);
         break;
       case 4:
-        flip(c.keys.data() + 16 * i, 16);
+        flip(c.keys.data() + c.alg->key_size * i, c.alg->key_size);
         break;
       default:
         if (!c.shape.masking) continue;
@@ -127,7 +127,8 @@ inline void check_sponge(sponge_case& c, const sponge_runner& run) {
 
 // Shapes of random AEAD batches: job counts around the warp size and the refill boundaries,
 // every alignment class of inputs, outputs, associated data and per-job arrays, in-place
-// operation, truncated tags and nonce masking where the algorithm has them.
+// operation, truncated tags and nonce masking where the algorithm has them (tag lengths are
+// clamped to the algorithm's range).
 inline std::vector<aead_shape> aead_shapes(const algo_info& alg) {
   std::vector<aead_shape> v;
   const std::size_t tags[] = {16, alg.min_tag_size, 13, 8};
@@ -147,13 +148,14 @@ inline std::vector<aead_shape> aead_shapes(const algo_info& alg) {
       s.in_place = variant == 1;
       s.masking = alg.nonce_masking && variant >= 2;
       const std::size_t t = tags[(k + variant) % 4];
-      s.tag_len = t < alg.min_tag_size ? alg.min_tag_size : t;
+      s.tag_len = t < alg.min_tag_size ? alg.min_tag_size : t > alg.max_tag_size ? alg.max_tag_size : t;
       v.push_back(s);
     }
   }
   // Lengths at and around the staging size (256 bytes per lane per step) and its multiples.
   aead_shape edge;
   edge.n = 90;
+  edge.tag_len = alg.max_tag_size;
   edge.lengths = {0, 1, 7, 8, 9, 15, 16, 17, 255, 256, 257, 511, 512, 513, 767, 768, 1024, 1040};
   edge.ad_lengths = {0, 1, 8, 16, 255, 256, 257, 0, 512, 3, 16, 24};
   edge.shift_in = 3;

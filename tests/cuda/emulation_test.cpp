@@ -1,8 +1,13 @@
 // The CUDA kernels' warp engine (src/cuda/warp_engine.hpp), run on the host lane by lane and
 // compared with the portable core: the staging of bytes at every alignment, random batches of
-// every shape the packed form allows with tampered jobs, and every Ascon KAT file of the
-// engine's algorithms. Needs no GPU, so CI checks the kernels' logic on every run.
+// every shape the packed form allows with tampered jobs, and every KAT file of the engine's
+// algorithms. The Acorn-128 and Grain-128AEADv2 kernels' body (src/cuda/stream_jobs.hpp) runs
+// thread by thread through the same checks. Needs no GPU, so CI checks the kernels' logic on
+// every run.
 #include <gtest/gtest.h>
+
+#include <lwc/acorn/acorn128.hpp>
+#include <lwc/grain/grain128aead.hpp>
 
 #include "../../src/cuda/emulate.hpp"
 #include "checks.hpp"
@@ -112,11 +117,12 @@ TEST_P(EmulatedAead, RandomBatchesEqualThePortableCore) {
   }
 }
 
-TEST_P(EmulatedAead, KnownAnswerFiles) {
-  const d::algo_info& alg = *GetParam();
+// Every KAT batch of the algorithm through the emulated kernels, with one warp and with one
+// job per lane; returns the number of batches run.
+std::size_t run_kat_files(const d::algo_info& alg) {
   std::size_t batches = 0;
   for (unsigned shift : {0u, 5u}) {
-    for (auto& b : kat_aead_batches(LWC_VECTOR_DIR "/ascon", alg, shift)) {
+    for (auto& b : kat_aead_batches(kat_dir(LWC_VECTOR_DIR, alg), alg, shift)) {
       for (std::size_t warps : {std::size_t{1}, (b.n() + 31) / 32}) {
         SCOPED_TRACE(b.label + ", shift " + std::to_string(shift) + ", warps " + std::to_string(warps));
         buffer out(b.in.size(), shift);
@@ -144,16 +150,39 @@ TEST_P(EmulatedAead, KnownAnswerFiles) {
           expect_bytes(b.tags.data(), b.expect_tags.data(), b.expect_tags.size(), {0}, "tags");
         }
         ++batches;
-        if (HasFailure()) return;
+        if (::testing::Test::HasFailure()) return batches;
       }
     }
   }
-  EXPECT_GT(batches, 0u) << "no KAT file for " << alg.name;
+  return batches;
+}
+
+TEST_P(EmulatedAead, KnownAnswerFiles) {
+  const d::algo_info& alg = *GetParam();
+  EXPECT_GT(run_kat_files(alg), 0u) << "no KAT file for " << alg.name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Cuda, EmulatedAead,
-                         ::testing::Values(&d::algo_table[0], &d::algo_table[1], &d::algo_table[2]),
+                         ::testing::Values(&d::algo_table[0], &d::algo_table[1], &d::algo_table[2],
+                                           d::find_algo("acorn-128"), d::find_algo("grain-128aead")),
                          algo_param_name);
+
+// The device compiles the core's portable path only (the x86 paths are host code): the KAT
+// files again with the host on that path too.
+TEST(EmulatedStreamCiphers, KnownAnswerFilesOnThePortablePath) {
+  struct restore_default {
+    ~restore_default() {
+      lwc::acorn::force_portable(false);
+      lwc::grain::force_portable(false);
+    }
+  } restore;
+  lwc::acorn::force_portable(true);
+  lwc::grain::force_portable(true);
+  for (const char* name : {"acorn-128", "grain-128aead"}) {
+    SCOPED_TRACE(name);
+    EXPECT_GT(run_kat_files(*d::find_algo(name)), 0u);
+  }
+}
 
 // ---- hashes and XOFs -------------------------------------------------------------------------
 
@@ -213,27 +242,34 @@ INSTANTIATE_TEST_SUITE_P(Cuda, EmulatedSponge,
 // Offsets in device memory are not checked by the host: a decreasing pair must cost only its
 // own job (skipped, verdict 0), never memory outside the batch or the other jobs' results.
 TEST(EmulatedEngine, DecreasingOffsetsSkipOnlyThatJob) {
-  aead_shape s;
-  s.n = 40;
-  s.max_len = 300;
-  s.first_offset = 1;
-  aead_case c = make_aead_case(d::algo_table[0], s, 77);
-  std::memcpy(c.in.data(), c.expect_ct.data(), c.in.size());
-  std::memcpy(c.tags.data(), c.expect_tags.data(), c.tags.size());
-  std::vector<std::size_t> off = c.in_off;
-  const std::size_t broken = 17;
-  off[broken + 1] = off[broken] - 1;  // offsets[0] == 1, so off[broken] > 0
-  std::vector<std::uint8_t> ok(s.n, 0x77);
-  d::aead_batch b = batch_of(c, ok.data());
-  b.in_off = off.data();
-  d::emulate_aead(d::algo::aead128, true, b, 2);
-  for (std::size_t i = 0; i < s.n; ++i) {
-    if (i == broken || i == broken + 1) continue;  // job 18 starts at the broken offset
-    EXPECT_EQ(ok[i], 1) << "job " << i;
-    EXPECT_EQ(first_mismatch(c.out.data() + c.in_off[i], c.pt.data() + c.in_off[i], c.len(i)), c.len(i))
-        << "job " << i;
+  for (const char* name : {"ascon-aead128", "acorn-128", "grain-128aead"}) {
+    SCOPED_TRACE(name);
+    const d::algo_info& alg = *d::find_algo(name);
+    aead_shape s;
+    s.n = 40;
+    s.max_len = 300;
+    s.first_offset = 1;
+    s.tag_len = alg.max_tag_size;
+    aead_case c = make_aead_case(alg, s, 77);
+    std::memcpy(c.in.data(), c.expect_ct.data(), c.in.size());
+    std::memcpy(c.tags.data(), c.expect_tags.data(), c.tags.size());
+    std::vector<std::size_t> off = c.in_off;
+    const std::size_t broken = 17;
+    off[broken + 1] = off[broken] - 1;  // offsets[0] == 1, so off[broken] > 0
+    std::vector<std::uint8_t> ok(s.n, 0x77);
+    d::aead_batch b = batch_of(c, ok.data());
+    b.in_off = off.data();
+    d::emulate_aead(alg.id, true, b, 2);
+    for (std::size_t i = 0; i < s.n; ++i) {
+      if (i == broken || i == broken + 1) continue;  // job 18 starts at the broken offset
+      EXPECT_EQ(ok[i], 1) << "job " << i;
+      // Job 18 now starts one byte before job 17, inside an earlier job: that byte is its own.
+      const std::size_t end = i < broken ? std::min(c.in_off[i + 1], off[broken + 1]) : c.in_off[i + 1];
+      const std::size_t len = end > c.in_off[i] ? end - c.in_off[i] : 0;
+      EXPECT_EQ(first_mismatch(c.out.data() + c.in_off[i], c.pt.data() + c.in_off[i], len), len) << "job " << i;
+    }
+    EXPECT_EQ(ok[broken], 0);
   }
-  EXPECT_EQ(ok[broken], 0);
 }
 
 // Jobs are split over warps by count and refilled lane by lane; every split must give the

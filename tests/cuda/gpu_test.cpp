@@ -163,7 +163,7 @@ TEST_P(GpuAead, KnownAnswerFiles) {
   const d::algo_info& alg = *GetParam();
   std::size_t batches = 0;
   for (unsigned shift : {0u, 5u}) {
-    for (auto& b : kat_aead_batches(LWC_VECTOR_DIR "/ascon", alg, shift)) {
+    for (auto& b : kat_aead_batches(kat_dir(LWC_VECTOR_DIR, alg), alg, shift)) {
       SCOPED_TRACE(b.label + ", shift " + std::to_string(shift));
       const std::size_t n = b.n();
       buffer out(b.in.size(), shift);
@@ -303,7 +303,8 @@ TEST_P(GpuAead, HostMemoryAlreadyPinned) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cuda, GpuAead,
-                         ::testing::Values(&d::algo_table[0], &d::algo_table[1], &d::algo_table[2]),
+                         ::testing::Values(&d::algo_table[0], &d::algo_table[1], &d::algo_table[2],
+                                           d::find_algo("acorn-128"), d::find_algo("grain-128aead")),
                          algo_param_name);
 
 // ---- hashes and XOFs -------------------------------------------------------------------------
@@ -315,7 +316,7 @@ TEST_P(GpuSponge, KnownAnswerFiles) {
   const d::algo_info& alg = *GetParam();
   std::size_t batches = 0;
   for (unsigned shift : {0u, 9u}) {
-    for (auto& b : kat_sponge_batches(LWC_VECTOR_DIR "/ascon", alg, shift)) {
+    for (auto& b : kat_sponge_batches(kat_dir(LWC_VECTOR_DIR, alg), alg, shift)) {
       SCOPED_TRACE(b.label + ", shift " + std::to_string(shift));
       buffer out(b.n() * b.out_len, shift);
       {
@@ -373,8 +374,10 @@ INSTANTIATE_TEST_SUITE_P(Cuda, GpuSponge, ::testing::Values(&d::algo_table[3], &
 // ---- the API without a device, and argument checks -------------------------------------------
 
 TEST(CudaApi, ListsItsAlgorithms) {
-  EXPECT_EQ(lc::algorithms().size(), 5u);
+  EXPECT_EQ(lc::algorithms().size(), 7u);
   for (std::string_view a : lc::algorithms()) EXPECT_TRUE(lc::supports(a)) << a;
+  EXPECT_TRUE(lc::supports("acorn-128"));
+  EXPECT_TRUE(lc::supports("grain-128aead"));
   EXPECT_FALSE(lc::supports("ascon-80pq"));
 }
 
@@ -406,6 +409,18 @@ TEST(CudaApi, WrongSizesThrowBeforeTouchingTheDevice) {
   EXPECT_THROW(lc::hash_packed("ascon-hash256", {data, off}, {digest.data(), 63}, 32), std::invalid_argument);
   EXPECT_THROW(lc::hash_packed("ascon-hash256", {data, off}, digest, 16), std::invalid_argument);
   EXPECT_THROW(lc::hash_packed("ascon-aead128", {data, off}, {digest.data(), 64}, 32), std::invalid_argument);
+
+  // Grain-128AEADv2: 12-byte nonces and 8-byte tags only; Acorn-128: 16-byte tags; no second keys.
+  lb::packed_aead_inputs g;
+  g.keys = keys;
+  g.nonces = nonces;
+  g.in = {data, off};
+  EXPECT_THROW(lc::encrypt_packed("grain-128aead", g, out, {tags.data(), 16}, 8), std::invalid_argument);
+  g.nonces = {nonces.data(), 24};
+  EXPECT_THROW(lc::encrypt_packed("grain-128aead", g, out, tags, 16), std::invalid_argument);
+  EXPECT_THROW(lc::encrypt_packed("acorn-128", x, out, {tags.data(), 16}, 8), std::invalid_argument);
+  x.second_keys = keys;
+  EXPECT_THROW(lc::encrypt_packed("acorn-128", x, out, tags, 16), std::invalid_argument);
 }
 
 TEST(CudaApi, NoDeviceIsReportedAsSuch) {

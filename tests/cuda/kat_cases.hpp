@@ -1,6 +1,6 @@
-// The Ascon KAT files as CUDA-engine batches: the records of a file that share a tag length
-// (AEADs) or an output length (XOFs) become one packed batch, run through the same entry
-// points as the random batches.
+// The KAT files as CUDA-engine batches: the records of a file that share a tag length (AEADs)
+// or an output length (XOFs) become one packed batch, run through the same entry points as the
+// random batches.
 #pragma once
 
 #include <algorithm>
@@ -36,6 +36,12 @@ struct kat_sponge_batch {
   bytes expect;
   std::size_t n() const { return lines.size(); }
 };
+
+// The folder of an algorithm's KAT files: tests/vectors/<family>, the family being the name up
+// to its first '-' (ascon, acorn, grain).
+inline std::string kat_dir(const std::string& vectors, const algo_info& alg) {
+  return vectors + "/" + std::string(alg.name.substr(0, alg.name.find('-')));
+}
 
 inline std::vector<std::filesystem::path> kat_files(const std::string& dir, std::string_view name) {
   std::vector<std::filesystem::path> out;
@@ -88,9 +94,10 @@ inline std::vector<kat_aead_batch> kat_aead_batches(const std::string& dir, cons
       if (r.has("SecondKey")) a.second = r.bytes("SecondKey");
       if (r.has("Tag")) {
         a.tag = r.bytes("Tag");
-      } else {
-        a.tag.assign(a.ct.end() - 16, a.ct.end());
-        a.ct.resize(a.ct.size() - 16);
+      } else {  // CT is the ciphertext followed by the full tag
+        const auto full = static_cast<std::ptrdiff_t>(alg.max_tag_size);
+        a.tag.assign(a.ct.end() - full, a.ct.end());
+        a.ct.resize(a.ct.size() - alg.max_tag_size);
       }
       a.must_fail = r.has("TestPassed") && r.text("TestPassed") == "False";
       a.decrypt_only = (r.has("Direction") && r.text("Direction") == "decrypt") || r.has("TestPassed");

@@ -62,7 +62,8 @@ TEST_P(PipelineAead, ChunkedBatchesEqualThePortableCore) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cuda, PipelineAead,
-                         ::testing::Values(&d::algo_table[0], &d::algo_table[1], &d::algo_table[2]),
+                         ::testing::Values(&d::algo_table[0], &d::algo_table[1], &d::algo_table[2],
+                                           d::find_algo("acorn-128"), d::find_algo("grain-128aead")),
                          algo_param_name);
 
 class PipelineSponge : public ::testing::TestWithParam<const d::algo_info*> {};
