@@ -12,11 +12,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "../common/aead_span_forms.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
+#include "implementation.hpp"
 #include "permutation.hpp"
 
 namespace lwc::ascon {
@@ -220,18 +222,37 @@ class aead_algorithm
       }
     }
     if (n >= rate) {
-      state s = st;
-      do {
-        s.x[0] ^= lanes::load(in);
-        if constexpr (rate == 16) s.x[1] ^= lanes::load(in + 8);
-        permute<Params::rounds>(s);
-        in += rate;
-        n -= rate;
-      } while (n >= rate);
-      st = s;
+      const std::size_t full = n - n % rate;
+#if LWC_X86_DISPATCH
+      if (!std::is_constant_evaluated() && detail::use_bmi2())
+        absorb_full_blocks_bmi2(st, in, full);
+      else
+#endif
+        absorb_full_blocks(st, in, full);
+      in += full;
+      n -= full;
     }
     for (; n != 0; --n) detail::xor_byte<lanes>(st, pos++, *in++);
   }
+
+  // Whole blocks (n a multiple of the rate), with the state held in locals.
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void absorb_full_blocks(state& st,
+                                                                    const std::uint8_t* in,
+                                                                    std::size_t n) {
+    state s = st;
+    for (; n != 0; n -= rate, in += rate) {
+      s.x[0] ^= lanes::load(in);
+      if constexpr (rate == 16) s.x[1] ^= lanes::load(in + 8);
+      permute<Params::rounds>(s);
+    }
+    st = s;
+  }
+#if LWC_X86_DISPATCH
+  LWC_TARGET_BMI1_BMI2 static void absorb_full_blocks_bmi2(state& st, const std::uint8_t* in,
+                                                           std::size_t n) {
+    absorb_full_blocks(st, in, n);
+  }
+#endif
 
   // Ends the associated data: pad and permute if there was any, then domain separation.
   LWC_HD static constexpr void close_ad(state& s, std::size_t& pos, bool has_ad) {
@@ -259,24 +280,16 @@ class aead_algorithm
       }
     }
     if (n >= rate) {
-      state s = st;
-      do {
-        LWC_UNROLL for (std::size_t w = 0; w < rate / 8; ++w) {
-          const std::uint64_t x = lanes::load(in + 8 * w);
-          if constexpr (Decrypt) {
-            lanes::store(out + 8 * w, s.x[w] ^ x);
-            s.x[w] = x;
-          } else {
-            s.x[w] ^= x;
-            lanes::store(out + 8 * w, s.x[w]);
-          }
-        }
-        permute<Params::rounds>(s);
-        in += rate;
-        out += rate;
-        n -= rate;
-      } while (n >= rate);
-      st = s;
+      const std::size_t full = n - n % rate;
+#if LWC_X86_DISPATCH
+      if (!std::is_constant_evaluated() && detail::use_bmi2())
+        crypt_full_blocks_bmi2<Decrypt>(st, in, full, out);
+      else
+#endif
+        crypt_full_blocks<Decrypt>(st, in, full, out);
+      in += full;
+      out += full;
+      n -= full;
     }
     for (; n != 0; --n) {
       const std::uint8_t x = *in++;
@@ -285,6 +298,36 @@ class aead_algorithm
       *out++ = o;
     }
   }
+
+  // Whole blocks (n a multiple of the rate), with the state held in locals.
+  template <bool Decrypt>
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void crypt_full_blocks(state& st,
+                                                                   const std::uint8_t* in,
+                                                                   std::size_t n,
+                                                                   std::uint8_t* out) {
+    state s = st;
+    for (; n != 0; n -= rate, in += rate, out += rate) {
+      LWC_UNROLL for (std::size_t w = 0; w < rate / 8; ++w) {
+        const std::uint64_t x = lanes::load(in + 8 * w);
+        if constexpr (Decrypt) {
+          lanes::store(out + 8 * w, s.x[w] ^ x);
+          s.x[w] = x;
+        } else {
+          s.x[w] ^= x;
+          lanes::store(out + 8 * w, s.x[w]);
+        }
+      }
+      permute<Params::rounds>(s);
+    }
+    st = s;
+  }
+#if LWC_X86_DISPATCH
+  template <bool Decrypt>
+  LWC_TARGET_BMI1_BMI2 static void crypt_full_blocks_bmi2(state& st, const std::uint8_t* in,
+                                                          std::size_t n, std::uint8_t* out) {
+    crypt_full_blocks<Decrypt>(st, in, n, out);
+  }
+#endif
 
   // Pads the last message block, runs the finalization and writes tag_len tag bytes.
   LWC_HD static constexpr void finish(state& s, std::size_t pos, const detail::key_words& k,

@@ -6,7 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <type_traits>
+
 #include "../common/secure.hpp"
+#include "implementation.hpp"
 #include "permutation.hpp"
 
 namespace lwc::ascon::detail {
@@ -54,15 +57,16 @@ class sponge {
         pos_ = 0;
       }
     }
-    if (n >= in_rate) {  // full blocks with the state held in locals
-      state s = s_;
-      do {
-        LWC_UNROLL for (std::size_t w = 0; w < in_rate / 8; ++w) s.x[w] ^= lanes::load(in + 8 * w);
-        permute<Params::absorb_rounds>(s);
-        in += in_rate;
-        n -= in_rate;
-      } while (n >= in_rate);
-      s_ = s;
+    if (n >= in_rate) {
+      const std::size_t full = n - n % in_rate;
+#if LWC_X86_DISPATCH
+      if (!std::is_constant_evaluated() && use_bmi2())
+        absorb_blocks_bmi2(s_, in, full);
+      else
+#endif
+        absorb_blocks(s_, in, full);
+      in += full;
+      n -= full;
     }
     for (; n != 0; --n) xor_byte<lanes>(s_, pos_++, *in++);
   }
@@ -95,6 +99,23 @@ class sponge {
   }
 
  private:
+  // Whole blocks (n a multiple of the rate), with the state held in locals.
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void absorb_blocks(state& st, const std::uint8_t* in,
+                                                               std::size_t n) {
+    state s = st;
+    for (; n != 0; n -= in_rate, in += in_rate) {
+      LWC_UNROLL for (std::size_t w = 0; w < in_rate / 8; ++w) s.x[w] ^= lanes::load(in + 8 * w);
+      permute<Params::absorb_rounds>(s);
+    }
+    st = s;
+  }
+#if LWC_X86_DISPATCH
+  LWC_TARGET_BMI1_BMI2 static void absorb_blocks_bmi2(state& st, const std::uint8_t* in,
+                                                      std::size_t n) {
+    absorb_blocks(st, in, n);
+  }
+#endif
+
   LWC_HD constexpr void finish_absorbing() {
     s_.x[pos_ / 8] ^= lanes::pad(pos_ % 8);
     if constexpr (Params::keyed) s_.x[4] ^= lanes::dsep;
