@@ -16,13 +16,13 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string_view>
 #include <type_traits>
 
 #include "../common/aead_span_forms.hpp"
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
+#include "../common/cpu_dispatch.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
@@ -160,9 +160,7 @@ enum class implementation : int { portable = 1, bmi2 = 2 };
 // The fastest path this CPU supports, unless the environment variable LWC_FORCE_PORTABLE is 1.
 inline implementation default_implementation() {
 #if LWC_ACORN_X86
-  const char* env = std::getenv("LWC_FORCE_PORTABLE");
-  const bool forced = env != nullptr && env[0] == '1';
-  if (!forced && detail::cpu_has_bmi2()) return implementation::bmi2;
+  if (!::lwc::detail::portable_forced_by_environment() && detail::cpu_has_bmi2()) return implementation::bmi2;
 #endif
   return implementation::portable;
 }
