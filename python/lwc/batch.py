@@ -1,4 +1,5 @@
-"""Many independent messages at once: lwc's CPU batch engine (SIMD lanes and threads).
+"""Many independent messages at once: lwc's CPU batch engine (SIMD lanes and threads), or its
+CUDA engine with ``device="cuda"``.
 
 Every job has its own key, nonce, associated data and length; results are byte for byte
 those of the single-message classes. Inputs are lists (or tuples) of bytes-like objects, or
@@ -19,17 +20,41 @@ True
 >>> plain, ok = lwc.batch.decrypt("ascon-aead128", keys, nonces, sealed)
 >>> plain, ok
 ([b'hello', b'world!'], [True, True])
+
+``detached=True`` (encrypt) returns ciphertexts and tags apart, and ``tags=`` (decrypt) takes
+them apart; ciphertexts then hold no tag.
+
+>>> cts, tags = lwc.batch.encrypt("ascon-aead128", keys, nonces, [b"hello", b"world!"], detached=True)
+>>> cts[0] + tags[0] == sealed[0]
+True
+>>> lwc.batch.decrypt("ascon-aead128", keys, nonces, cts, tags=tags)
+([b'hello', b'world!'], [True, True])
+
+On the GPU: ``device="cuda"`` runs the jobs on lwc's CUDA engine, for the algorithms of
+``cuda_algorithms()``, with the same results. Host inputs (lists, numpy arrays) are staged
+through pinned buffers and the call returns host results, as with ``device="cpu"``. CUDA
+arrays (CuPy arrays, PyTorch CUDA tensors, or anything exposing ``__cuda_array_interface__``
+or DLPack on a CUDA device; N x L uint8 arrays, all on one device) are processed where they
+are: the results are arrays of the messages' library on the same device (ok flags too), the
+work is queued on that library's current stream, and the call returns without waiting, like
+the library's own operations (reading ``ok``, e.g. with ``.cpu()`` or ``.get()``, waits).
+Joining ciphertexts and tags (encrypt) or splitting sealed rows (decrypt) costs one copy on
+the device, which ``detached=True`` and ``tags=`` avoid. Without a usable GPU, or in a build
+without the CUDA engine, ``device="cuda"`` raises RuntimeError saying which;
+``cuda_available()`` tells beforehand. Host and CUDA inputs cannot be mixed in one call
+(TypeError), and CUDA arrays need ``device="cuda"``.
 """
 
 from __future__ import annotations
 
 from array import array
 from itertools import accumulate
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Literal, NamedTuple, Optional, Tuple
 
-from . import _lwc
+from . import _cuda_arrays, _lwc
 
-__all__ = ["encrypt", "decrypt", "hash", "algorithms", "backends", "default_backend", "lanes"]
+__all__ = ["encrypt", "decrypt", "hash", "algorithms", "backends", "default_backend", "lanes",
+           "cuda_available", "cuda_devices", "cuda_algorithms"]
 
 
 def algorithms() -> list:
@@ -50,6 +75,54 @@ def default_backend() -> str:
 def lanes(backend: str) -> int:
     """Messages processed side by side per thread by a backend."""
     return _lwc._batch_lanes(backend)
+
+
+def cuda_available() -> bool:
+    """True when lwc was built with its CUDA engine and the CUDA runtime finds a usable GPU."""
+    return hasattr(_lwc, "_cuda_unavailable_reason") and not _lwc._cuda_unavailable_reason()
+
+
+def cuda_devices() -> list:
+    """The usable GPUs, e.g. ['NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)']; [] when there is none."""
+    return _lwc._cuda_devices() if hasattr(_lwc, "_cuda_devices") else []
+
+
+def cuda_algorithms() -> list:
+    """Names of the algorithms device="cuda" runs; [] when lwc was built without CUDA."""
+    return _lwc._cuda_algorithms() if hasattr(_lwc, "_cuda_algorithms") else []
+
+
+def _on_gpu(device: str, **inputs: Any) -> bool:
+    """Checks `device` and where the inputs are; True when they are CUDA arrays."""
+    if not isinstance(device, str) or device not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
+    given = {what: x for what, x in inputs.items() if x is not None}
+    for what, x in given.items():
+        if isinstance(x, (list, tuple)) and x and _cuda_arrays.is_cuda_array(x[0]):
+            raise TypeError(f"{what}: a list of CUDA arrays; pass one N x L array on the device instead")
+    on_gpu = [what for what, x in given.items() if _cuda_arrays.is_cuda_array(x)]
+    if on_gpu and len(on_gpu) != len(given):
+        in_host = [what for what in given if what not in on_gpu]
+        raise TypeError(f"mixed host and device inputs: {', '.join(on_gpu)} on a CUDA device, "
+                        f"{', '.join(in_host)} in host memory; put them all on the same side")
+    if on_gpu and device != "cuda":
+        raise TypeError(f"{', '.join(on_gpu)}: CUDA arrays need device='cuda' (or copy them to the host)")
+    return bool(on_gpu)
+
+
+def _require_cuda(name: str, threads: Optional[int], backend: Optional[str]) -> None:
+    if threads is not None or backend is not None:
+        raise ValueError("threads= and backend= choose how the CPU engine runs; leave them out with device='cuda'")
+    if not hasattr(_lwc, "_cuda_algorithms"):
+        raise RuntimeError("device='cuda': this build of lwc has no CUDA engine (it was built without nvcc, "
+                           "or with LWC_ENABLE_CUDA=OFF; see docs/cuda.md, 'Python')")
+    if name not in _lwc._cuda_algorithms():
+        raise ValueError(f"the CUDA engine does not run {name!r} (see lwc.batch.cuda_algorithms())")
+    reason = _lwc._cuda_unavailable_reason()
+    if reason:
+        if "cudaErrorInsufficientDriver" in reason:  # also what the runtime says without any driver
+            reason += "; either no NVIDIA driver is installed or it is older than the CUDA runtime lwc was built with"
+        raise RuntimeError(f"device='cuda': {reason}")
 
 
 def _is_array(x: Any) -> bool:
@@ -112,11 +185,79 @@ def _tag_length(info: dict, tag_length: Optional[int]) -> int:
     return tag_length
 
 
-def _run_aead(decrypting: bool, name: str, keys: Any, nonces: Any, data: Any,
-              associated_data: Any, tag_length: Optional[int], second_keys: Any,
-              threads: Optional[int], backend: Optional[str]):
-    info = _aead_info(name)
-    tag = _tag_length(info, tag_length)
+def _fixed_bytes(items: Any, n: int, size: int, what: str) -> bytes:
+    packed = _pack_fixed(items, n, size, what)
+    return packed.tobytes() if _is_array(packed) else packed
+
+
+def _check_sealed_array(sealed: Any, what: str) -> None:
+    if sealed.ndim != 2 or sealed.dtype.itemsize != 1:
+        raise ValueError(f"{what}: expected an N x L uint8 array, got shape {sealed.shape} of {sealed.dtype}")
+
+
+def _attach_tags(ciphertexts: Any, tags: Any, tag: int) -> Any:
+    """ciphertext || tag per job (the CPU engine's form) from ciphertexts and detached tags."""
+    if isinstance(ciphertexts, (bytes, bytearray, memoryview, str)):
+        raise TypeError("ciphertexts must be a list of messages (or a 2-D array), not one message")
+    if _is_array(ciphertexts):
+        import numpy as np
+
+        _check_sealed_array(ciphertexts, "ciphertexts")
+        n = ciphertexts.shape[0]
+        tag_rows = np.frombuffer(_fixed_bytes(tags, n, tag, "tags"), dtype=np.uint8).reshape(n, tag)
+        return np.concatenate((ciphertexts.view(np.uint8), tag_rows), axis=1)
+    items = list(ciphertexts)
+    tag_bytes = _fixed_bytes(tags, len(items), tag, "tags")
+    for i, item in enumerate(items):
+        _check_bytes_like(item, "ciphertexts", i)
+    return [b"".join((item, tag_bytes[i * tag:(i + 1) * tag])) for i, item in enumerate(items)]
+
+
+def _detach_tags(sealed: Any, tag: int) -> Tuple[Any, Any]:
+    """(ciphertexts, tags) (the CUDA engine's form) from ciphertext || tag per job."""
+    if isinstance(sealed, (bytes, bytearray, memoryview, str)):
+        raise TypeError("ciphertexts must be a list of messages (or a 2-D array), not one message")
+    if _is_array(sealed):
+        import numpy as np
+
+        _check_sealed_array(sealed, "ciphertexts")
+        length = sealed.shape[1] - tag
+        if length < 0:
+            raise ValueError(f"ciphertexts: rows of {sealed.shape[1]} bytes are shorter than the {tag}-byte tag")
+        return np.ascontiguousarray(sealed[:, :length]), sealed[:, length:]
+    items = list(sealed)
+    ciphertexts, tags = [], []
+    for i, item in enumerate(items):
+        _check_bytes_like(item, "ciphertexts", i)
+        view = memoryview(item).cast("B")
+        if len(view) < tag:
+            raise ValueError(f"ciphertext {i} is shorter than the {tag}-byte tag")
+        ciphertexts.append(view[:len(view) - tag])
+        tags.append(view[len(view) - tag:])
+    return ciphertexts, tags
+
+
+class _HostJobs(NamedTuple):
+    """Checked host inputs, packed as the extension takes them."""
+
+    info: dict
+    data: Any
+    offsets: array
+    n: int
+    length: Optional[int]  # the row length of array input
+    keys: Any
+    nonces: Any
+    ad: Any
+    ad_offsets: Optional[array]
+    second_keys: Any
+
+    def args(self, decrypting: bool) -> tuple:
+        return (decrypting, self.info["name"], self.keys, self.nonces, self.data, self.offsets,
+                self.ad, self.ad_offsets, self.second_keys)
+
+
+def _host_jobs(decrypting: bool, info: dict, keys: Any, nonces: Any, data: Any,
+               associated_data: Any, second_keys: Any) -> _HostJobs:
     packed, offsets, n, length = _pack(data, "ciphertexts" if decrypting else "messages")
     key_buf = _pack_fixed(keys, n, info["key_size"], "keys")
     nonce_buf = _pack_fixed(nonces, n, info["nonce_size"], "nonces")
@@ -128,60 +269,124 @@ def _run_aead(decrypting: bool, name: str, keys: Any, nonces: Any, data: Any,
     second_buf = None
     if second_keys is not None:
         if not info["second_key_size"]:
-            raise ValueError(f"{name}: nonce masking (second keys) is not supported")
+            raise ValueError(f"{info['name']}: nonce masking (second keys) is not supported")
         second_buf = _pack_fixed(second_keys, n, info["second_key_size"], "second_keys")
-    out, ok = _lwc._batch_aead(decrypting, name, key_buf, nonce_buf, packed, offsets, ad_buf,
-                               ad_offsets, second_buf, tag, threads, backend)
-    return out, ok, offsets, n, length, tag
+    return _HostJobs(info, packed, offsets, n, length, key_buf, nonce_buf, ad_buf, ad_offsets, second_buf)
+
+
+def _aead_setup(name: str, tag_length: Optional[int], device: str, threads: Optional[int],
+                backend: Optional[str]) -> Tuple[dict, int]:
+    info = _aead_info(name)
+    tag = _tag_length(info, tag_length)
+    if device == "cuda":
+        _require_cuda(name, threads, backend)
+    return info, tag
+
+
+def _plaintexts(out: bytes, ok: bytes, jobs: _HostJobs, shift: int) -> Tuple[Any, Any]:
+    """The results of decrypting: plaintext i at jobs.offsets[i] - i * shift in `out`."""
+    n, offsets = jobs.n, jobs.offsets
+    if jobs.length is not None:
+        import numpy as np
+        plain = np.frombuffer(out, dtype=np.uint8).reshape(n, jobs.length - shift).copy()
+        return plain, np.frombuffer(ok, dtype=np.uint8).astype(bool)
+    base = offsets[0]
+    flags = [bool(b) for b in ok]
+    plain = [out[offsets[i] - base - i * shift: offsets[i + 1] - base - (i + 1) * shift] if flags[i] else None
+             for i in range(n)]
+    return plain, flags
 
 
 def encrypt(name: str, keys: Any, nonces: Any, messages: Any, associated_data: Any = None, *,
             tag_length: Optional[int] = None, second_keys: Any = None,
-            threads: Optional[int] = None, backend: Optional[str] = None):
+            threads: Optional[int] = None, backend: Optional[str] = None,
+            device: Literal["cpu", "cuda"] = "cpu", detached: bool = False):
     """Encrypts every message under its own key and nonce; returns ciphertext || tag per job.
 
     List input gives a list of bytes; an N x L array of messages gives an N x (L + tag) array.
     ``threads``: None = all cores, 1 = the calling thread only. ``backend``: None = the best,
     or one of ``backends()``. ``second_keys``: per-job nonce-masking keys (ascon-aead128).
+    ``detached=True``: returns ``(ciphertexts, tags)`` instead (lists, or N x L and N x tag
+    arrays). ``device="cuda"``: on the GPU (see the module documentation); CUDA arrays in give
+    CUDA arrays out.
     """
-    out, _, offsets, n, length, tag = _run_aead(False, name, keys, nonces, messages, associated_data,
-                                                tag_length, second_keys, threads, backend)
+    on_gpu = _on_gpu(device, keys=keys, nonces=nonces, messages=messages,
+                     associated_data=associated_data, second_keys=second_keys)
+    info, tag = _aead_setup(name, tag_length, device, threads, backend)
+    if on_gpu:
+        return _cuda_arrays.encrypt(name, info, tag, keys, nonces, messages, associated_data,
+                                    second_keys, detached)
+    jobs = _host_jobs(False, info, keys, nonces, messages, associated_data, second_keys)
+    n, offsets, length = jobs.n, jobs.offsets, jobs.length
+    if device == "cuda":
+        # Ciphertext i at the message's offsets, tag i at i * tag.
+        out, tags = _lwc._cuda_aead(*jobs.args(False), None, tag)
+        if length is not None:
+            import numpy as np
+            ciphertexts = np.frombuffer(out, dtype=np.uint8).reshape(n, length)
+            tag_rows = np.frombuffer(tags, dtype=np.uint8).reshape(n, tag)
+            if detached:
+                return ciphertexts.copy(), tag_rows.copy()
+            return np.concatenate((ciphertexts, tag_rows), axis=1)
+        cts = [out[offsets[i]:offsets[i + 1]] for i in range(n)]
+        tag_list = [tags[i * tag:(i + 1) * tag] for i in range(n)]
+        return (cts, tag_list) if detached else [c + t for c, t in zip(cts, tag_list)]
+    # ciphertext || tag per job, job i from offsets[i] + i * tag.
+    out, _ = _lwc._batch_aead(*jobs.args(False), tag, threads, backend)
     if length is not None:
         import numpy as np
-        return np.frombuffer(out, dtype=np.uint8).reshape(n, length + tag).copy()
+        sealed = np.frombuffer(out, dtype=np.uint8).reshape(n, length + tag)
+        return (sealed[:, :length].copy(), sealed[:, length:].copy()) if detached else sealed.copy()
     base = offsets[0]
-    return [out[offsets[i] - base + i * tag: offsets[i + 1] - base + (i + 1) * tag] for i in range(n)]
+    ends = [offsets[i + 1] - base + i * tag for i in range(n)]
+    if detached:
+        return ([out[offsets[i] - base + i * tag: ends[i]] for i in range(n)],
+                [out[ends[i]: ends[i] + tag] for i in range(n)])
+    return [out[offsets[i] - base + i * tag: ends[i] + tag] for i in range(n)]
 
 
 def decrypt(name: str, keys: Any, nonces: Any, ciphertexts: Any, associated_data: Any = None, *,
             tag_length: Optional[int] = None, second_keys: Any = None,
-            threads: Optional[int] = None, backend: Optional[str] = None):
+            threads: Optional[int] = None, backend: Optional[str] = None,
+            device: Literal["cpu", "cuda"] = "cpu", tags: Any = None):
     """Verifies and decrypts every job (each ciphertext ends with its tag).
 
     Returns ``(plaintexts, ok)``. List input: plaintexts is a list with None where the tag did
     not verify, ok a list of bools. Array input (N x L): plaintexts is an N x (L - tag) array
-    whose failed rows are zero, ok a numpy bool array.
+    whose failed rows are zero, ok a numpy bool array. ``tags``: the tags apart (as from
+    ``encrypt(..., detached=True)``); the ciphertexts then hold none. ``device="cuda"``: on
+    the GPU (see the module documentation); CUDA arrays in give CUDA arrays out.
     """
-    out, ok, offsets, n, length, tag = _run_aead(True, name, keys, nonces, ciphertexts,
-                                                 associated_data, tag_length, second_keys,
-                                                 threads, backend)
-    if length is not None:
-        import numpy as np
-        plain = np.frombuffer(out, dtype=np.uint8).reshape(n, length - tag).copy()
-        return plain, np.frombuffer(ok, dtype=np.uint8).astype(bool)
-    base = offsets[0]
-    flags = [bool(b) for b in ok]
-    plain = [out[offsets[i] - base - i * tag: offsets[i + 1] - base - (i + 1) * tag] if flags[i] else None
-             for i in range(n)]
-    return plain, flags
+    on_gpu = _on_gpu(device, keys=keys, nonces=nonces, ciphertexts=ciphertexts, tags=tags,
+                     associated_data=associated_data, second_keys=second_keys)
+    info, tag = _aead_setup(name, tag_length, device, threads, backend)
+    if on_gpu:
+        return _cuda_arrays.decrypt(name, info, tag, keys, nonces, ciphertexts, tags,
+                                    associated_data, second_keys)
+    if device == "cuda":
+        if tags is None:
+            ciphertexts, tags = _detach_tags(ciphertexts, tag)
+        jobs = _host_jobs(True, info, keys, nonces, ciphertexts, associated_data, second_keys)
+        tag_buf = _fixed_bytes(tags, jobs.n, tag, "tags")
+        out, ok = _lwc._cuda_aead(*jobs.args(True), tag_buf, tag)
+        return _plaintexts(out, ok, jobs, 0)
+    if tags is not None:
+        ciphertexts = _attach_tags(ciphertexts, tags, tag)
+    jobs = _host_jobs(True, info, keys, nonces, ciphertexts, associated_data, second_keys)
+    out, ok = _lwc._batch_aead(*jobs.args(True), tag, threads, backend)
+    return _plaintexts(out, ok, jobs, tag)
 
 
 def hash(name: str, messages: Any, *, length: Optional[int] = None,
-         threads: Optional[int] = None, backend: Optional[str] = None):
+         threads: Optional[int] = None, backend: Optional[str] = None,
+         device: Literal["cpu", "cuda"] = "cpu"):
     """Hashes every message: a list of digests, or an N x length array for array input.
 
     ``length``: output bytes per message for an XOF (default 32); hashes give their digest size.
+    ``device="cuda"``: on the GPU (see the module documentation); CUDA arrays in give CUDA
+    arrays out.
     """
+    on_gpu = _on_gpu(device, messages=messages)
     info = next((i for i in _lwc.registry() if i["name"] == name), None)
     if info is None or info["kind"] not in ("hash", "xof"):
         raise ValueError(f"unknown hash or XOF {name!r}")
@@ -193,8 +398,15 @@ def hash(name: str, messages: Any, *, length: Optional[int] = None,
         length = info["output_size"]
     elif not isinstance(length, int) or length < 0:
         raise ValueError(f"length must be a non-negative int, got {length!r}")
+    if device == "cuda":
+        _require_cuda(name, threads, backend)
+    if on_gpu:
+        return _cuda_arrays.hash(name, length, messages)
     packed, offsets, n, common = _pack(messages, "messages")
-    out = _lwc._batch_hash(name, packed, offsets, length, threads, backend)
+    if device == "cuda":
+        out = _lwc._cuda_hash(name, packed, offsets, length)
+    else:
+        out = _lwc._batch_hash(name, packed, offsets, length, threads, backend)
     if common is not None:
         import numpy as np
         return np.frombuffer(out, dtype=np.uint8).reshape(n, length).copy()

@@ -1,0 +1,254 @@
+"""lwc.batch on CUDA arrays: the jobs run where the arrays are, nothing goes through the host.
+
+Outputs are allocated on the messages' device by the messages' array library (PyTorch for
+torch tensors, CuPy for everything else), and the work is queued on that library's current
+stream on that device, without waiting, like the library's own operations. Other inputs are
+taken as arrays of the same library without copying (DLPack or ``__cuda_array_interface__``).
+Inputs that are not C-contiguous are made contiguous first (one copy on the device); so are
+the ciphertext and tag parts of sealed rows when decrypting without detached tags, and the
+ciphertexts and tags are joined into sealed rows (one copy) unless ``detached=True``.
+
+The extension receives (device address, size) pairs and only queues the kernel; lwc::cuda
+checks the sizes against each other.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple
+
+from . import _lwc
+
+# DLPack device types of memory a CUDA kernel can read: kDLCUDA, kDLCUDAManaged.
+_DLPACK_CUDA = (2, 13)
+
+
+def is_cuda_array(x: Any) -> bool:
+    """True for an array in CUDA device memory (CuPy, a torch CUDA tensor, Numba, JAX, ...)."""
+    if x is None or isinstance(x, (bytes, bytearray, memoryview, str, list, tuple)):
+        return False
+    # DLPack first: torch's __cuda_array_interface__ raises for CPU tensors and for tensors
+    # that require grad.
+    dlpack_device = getattr(x, "__dlpack_device__", None)
+    if dlpack_device is not None:
+        return dlpack_device()[0] in _DLPACK_CUDA
+    return hasattr(x, "__cuda_array_interface__")
+
+
+class _Torch:
+    """PyTorch tensors."""
+
+    def __init__(self) -> None:
+        import torch
+
+        self.torch = torch
+
+    def adopt(self, x: Any) -> Any:
+        t = self.torch
+        if isinstance(x, t.Tensor):
+            return x
+        return t.from_dlpack(x) if hasattr(x, "__dlpack__") else t.as_tensor(x)
+
+    def device_of(self, x: Any) -> int:
+        return x.device.index
+
+    def on_device(self, device: int) -> Any:
+        return self.torch.cuda.device(device)
+
+    def stream(self, device: int) -> int:
+        return self.torch.cuda.current_stream(device).cuda_stream
+
+    def empty(self, shape: Tuple[int, ...], device: int) -> Any:
+        return self.torch.empty(shape, dtype=self.torch.uint8, device=f"cuda:{device}")
+
+    def offsets(self, n: int, step: int, device: int) -> Any:
+        return self.torch.arange(n + 1, dtype=self.torch.int64, device=f"cuda:{device}") * step
+
+    def itemsize(self, x: Any) -> int:
+        return x.element_size()
+
+    def contiguous(self, x: Any) -> Any:
+        return x.contiguous()
+
+    def address(self, x: Any) -> int:
+        return x.data_ptr()
+
+    def nbytes(self, x: Any) -> int:
+        return x.numel() * x.element_size()
+
+    def join_rows(self, a: Any, b: Any) -> Any:
+        return self.torch.cat((a, b), dim=1)
+
+    def flags(self, ok: Any) -> Any:
+        return ok.bool()
+
+
+class _CuPy:
+    """CuPy arrays, and through them any other CUDA array."""
+
+    def __init__(self) -> None:
+        import cupy
+
+        self.cupy = cupy
+
+    def adopt(self, x: Any) -> Any:
+        cp = self.cupy
+        if isinstance(x, cp.ndarray):
+            return x
+        return cp.asarray(x) if hasattr(x, "__cuda_array_interface__") else cp.from_dlpack(x)
+
+    def device_of(self, x: Any) -> int:
+        return x.device.id
+
+    def on_device(self, device: int) -> Any:
+        return self.cupy.cuda.Device(device)
+
+    def stream(self, device: int) -> int:
+        return self.cupy.cuda.get_current_stream().ptr  # called under on_device(device)
+
+    def empty(self, shape: Tuple[int, ...], device: int) -> Any:
+        return self.cupy.empty(shape, dtype=self.cupy.uint8)  # called under on_device(device)
+
+    def offsets(self, n: int, step: int, device: int) -> Any:
+        return self.cupy.arange(n + 1, dtype=self.cupy.int64) * step
+
+    def itemsize(self, x: Any) -> int:
+        return x.itemsize
+
+    def contiguous(self, x: Any) -> Any:
+        return self.cupy.ascontiguousarray(x)
+
+    def address(self, x: Any) -> int:
+        return x.data.ptr
+
+    def nbytes(self, x: Any) -> int:
+        return x.nbytes
+
+    def join_rows(self, a: Any, b: Any) -> Any:
+        return self.cupy.concatenate((a, b), axis=1)
+
+    def flags(self, ok: Any) -> Any:
+        return ok.astype(bool)
+
+
+def _library_of(messages: Any) -> Any:
+    if type(messages).__module__.split(".")[0] == "torch":
+        return _Torch()
+    try:
+        return _CuPy()
+    except ImportError:
+        raise TypeError(
+            f"messages: CUDA arrays of type {type(messages).__name__!r} are handled through CuPy, "
+            "which is not installed (PyTorch tensors need no CuPy)"
+        ) from None
+
+
+class _Batch:
+    """One call's array library, device and stream, and the arrays it hands to the extension.
+
+    Every array whose address goes to the extension is kept here until the work is queued:
+    a temporary freed earlier could be handed out again by the library before the kernel has
+    read it. Once queued, the libraries' stream-ordered allocators keep the memory safe.
+    """
+
+    def __init__(self, messages: Any, what: str) -> None:
+        self.lib = _library_of(messages)
+        self.keep: list = []
+        first = self.lib.adopt(messages)
+        self.device = self.lib.device_of(first)
+        self.rows = self.array(first, what)
+        self.n, self.length = (int(d) for d in self.rows.shape)
+
+    def array(self, x: Any, what: str, rows: Optional[int] = None, width: Optional[int] = None) -> Any:
+        """x as a C-contiguous 2-D array of 1-byte items on the messages' device."""
+        a = self.lib.adopt(x)
+        if a.ndim != 2 or self.lib.itemsize(a) != 1:
+            raise ValueError(f"{what}: expected an N x L uint8 array, got shape {tuple(a.shape)} of {a.dtype}")
+        if rows is not None and int(a.shape[0]) != rows:
+            raise ValueError(f"{what}: expected {rows} rows (one per message), got {a.shape[0]}")
+        if width is not None and int(a.shape[1]) != width:
+            raise ValueError(f"{what}: expected an {rows} x {width} uint8 array, got shape {tuple(a.shape)}")
+        if self.lib.device_of(a) != self.device:
+            raise ValueError(f"{what} is on CUDA device {self.lib.device_of(a)}, the messages on device {self.device}")
+        a = self.lib.contiguous(a)
+        self.keep.append(a)
+        return a
+
+    def empty(self, *shape: int) -> Any:
+        a = self.lib.empty(shape, self.device)
+        self.keep.append(a)
+        return a
+
+    def span(self, a: Any) -> Tuple[int, int]:
+        """(address, bytes) of an array from array() or empty(); (0, 0) for None."""
+        return (self.lib.address(a), self.lib.nbytes(a)) if a is not None else (0, 0)
+
+    def offsets(self, rows: Any) -> Tuple[int, int]:
+        """(address, entries) of the n + 1 offsets of equal rows."""
+        off = self.lib.offsets(self.n, int(rows.shape[1]), self.device)
+        self.keep.append(off)
+        return self.lib.address(off), self.n + 1
+
+    def stream(self) -> int:
+        return self.lib.stream(self.device)
+
+
+def _aead_inputs(b: _Batch, info: dict, keys: Any, nonces: Any, associated_data: Any,
+                 second_keys: Any) -> dict:
+    """The (address, size) pairs of the keys, nonces, AD, AD offsets and second keys."""
+    keys = b.array(keys, "keys", b.n, info["key_size"])
+    nonces = b.array(nonces, "nonces", b.n, info["nonce_size"])
+    ad, ad_offsets = (0, 0), (0, 0)
+    if associated_data is not None:
+        rows = b.array(associated_data, "associated_data", b.n)
+        ad, ad_offsets = b.span(rows), b.offsets(rows)
+    second = (0, 0)
+    if second_keys is not None:
+        if not info["second_key_size"]:
+            raise ValueError(f"{info['name']}: nonce masking (second keys) is not supported")
+        second = b.span(b.array(second_keys, "second_keys", b.n, info["second_key_size"]))
+    return dict(keys=b.span(keys), nonces=b.span(nonces), ad=ad, ad_offsets=ad_offsets, second_keys=second)
+
+
+def encrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, messages: Any,
+            associated_data: Any, second_keys: Any, detached: bool) -> Any:
+    b = _Batch(messages, "messages")
+    with b.lib.on_device(b.device):
+        inputs = _aead_inputs(b, info, keys, nonces, associated_data, second_keys)
+        ciphertexts, tags = b.empty(b.n, b.length), b.empty(b.n, tag_len)
+        if b.n:
+            _lwc._cuda_aead_async(False, name, **inputs, data=b.span(b.rows), offsets=b.offsets(b.rows),
+                                  out=b.span(ciphertexts), tags=b.span(tags), ok=(0, 0), tag_len=tag_len,
+                                  stream=b.stream())
+        return (ciphertexts, tags) if detached else b.lib.join_rows(ciphertexts, tags)
+
+
+def decrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, ciphertexts: Any,
+            tags: Any, associated_data: Any, second_keys: Any) -> Tuple[Any, Any]:
+    b = _Batch(ciphertexts, "ciphertexts")
+    with b.lib.on_device(b.device):
+        if tags is None:
+            if b.length < tag_len:
+                raise ValueError(f"ciphertexts: rows of {b.length} bytes are shorter than the {tag_len}-byte tag")
+            sealed = b.rows
+            b.length -= tag_len
+            b.rows = b.array(sealed[:, :b.length], "ciphertexts")
+            tags = b.array(sealed[:, b.length:], "tags")
+        else:
+            tags = b.array(tags, "tags", b.n, tag_len)
+        inputs = _aead_inputs(b, info, keys, nonces, associated_data, second_keys)
+        plaintexts, ok = b.empty(b.n, b.length), b.empty(b.n)
+        if b.n:
+            _lwc._cuda_aead_async(True, name, **inputs, data=b.span(b.rows), offsets=b.offsets(b.rows),
+                                  out=b.span(plaintexts), tags=b.span(tags), ok=b.span(ok), tag_len=tag_len,
+                                  stream=b.stream())
+        return plaintexts, b.lib.flags(ok)
+
+
+def hash(name: str, out_len: int, messages: Any) -> Any:
+    b = _Batch(messages, "messages")
+    with b.lib.on_device(b.device):
+        out = b.empty(b.n, out_len)
+        if b.n:
+            _lwc._cuda_hash_async(name, data=b.span(b.rows), offsets=b.offsets(b.rows), out=b.span(out),
+                                  out_len=out_len, stream=b.stream())
+        return out
