@@ -200,7 +200,8 @@ def _aead_inputs(b: _Batch, info: dict, keys: Any, nonces: Any, associated_data:
     ad, ad_offsets = (0, 0), (0, 0)
     if associated_data is not None:
         rows = b.array(associated_data, "associated_data", b.n)
-        ad, ad_offsets = b.span(rows), b.offsets(rows)
+        if rows.shape[1]:  # rows of no bytes: the same as no associated data
+            ad, ad_offsets = b.span(rows), b.offsets(rows)
     second = (0, 0)
     if second_keys is not None:
         if not info["second_key_size"]:

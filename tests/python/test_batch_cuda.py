@@ -430,6 +430,10 @@ def test_emulated_cuda_arrays_tag_length_masking_and_odd_layouts(emulated_gpu):
     assert ok.all() and np.array_equal(plain, msgs)
     _, ok = lwc.batch.decrypt("ascon-aead128", dev(keys), dev(nonces), dev(got), tag_length=5, device="cuda")
     assert not ok.any()
+    no_ad = dev(np.zeros((20, 0), np.uint8))  # rows of no associated data: none at all
+    plain, ok = lwc.batch.decrypt("ascon-aead128", dev(keys), dev(nonces), dev(got), no_ad, tag_length=5,
+                                  second_keys=dev(second), device="cuda")
+    assert ok.all() and np.array_equal(plain, msgs)
 
 
 def test_emulated_cuda_arrays_empty_batch(emulated_gpu):
