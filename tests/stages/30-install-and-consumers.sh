@@ -9,11 +9,15 @@ cmake -S tests/consumer/find-package -B build/ci-consumer-fp -DCMAKE_PREFIX_PATH
 cmake --build build/ci-consumer-fp -j"${LWC_JOBS:-2}" >/dev/null
 ./build/ci-consumer-fp/consumer_cpp
 LD_LIBRARY_PATH="$prefix/lib" ./build/ci-consumer-fp/consumer_c
+# The engines are installed with the core (lwc::batch always, lwc::cuda when nvcc was found).
+./build/ci-consumer-fp/consumer_batch
+if [ -x build/ci-consumer-fp/consumer_cuda ]; then ./build/ci-consumer-fp/consumer_cuda; fi
 cmake -S tests/consumer/add-subdirectory -B build/ci-consumer-sub -DLWC_SOURCE_DIR="$root" \
   -DLWC_ENABLE_CUDA=OFF >/dev/null
-cmake --build build/ci-consumer-sub -j"${LWC_JOBS:-2}" --target consumer_cpp consumer_c >/dev/null
+cmake --build build/ci-consumer-sub -j"${LWC_JOBS:-2}" --target consumer_cpp consumer_c consumer_batch >/dev/null
 ./build/ci-consumer-sub/consumer_cpp
 ./build/ci-consumer-sub/consumer_c
+./build/ci-consumer-sub/consumer_batch
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc -std=c99 -Wall -Werror tests/consumer/main.c \
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs lwc) -o build/ci-consumer-pc
 LD_LIBRARY_PATH="$prefix/lib" ./build/ci-consumer-pc
