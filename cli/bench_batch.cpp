@@ -59,7 +59,7 @@ prepared batch_prepare(std::string backend_name, unsigned threads, const algorit
   if (op == operation::encrypt) {
     p.run = [b, name](std::uint64_t iters) {
       for (std::uint64_t i = 0; i < iters; ++i) {
-        lwc::batch::encrypt(name, b->aead, 16, b->opt);
+        lwc::batch::encrypt(name, b->aead, lwc::batch::full_tag, b->opt);
         keep(b->out.data());
       }
     };
@@ -67,10 +67,10 @@ prepared batch_prepare(std::string backend_name, unsigned threads, const algorit
     // Decrypt what encryption produced: ciphertexts into `in`, in place.
     std::vector<lwc::batch::aead_job> seal = b->aead;
     for (std::size_t i = 0; i < count; ++i) seal[i].out = {b->in.data() + i * n, n};
-    lwc::batch::encrypt(name, seal, 16, b->opt);
+    lwc::batch::encrypt(name, seal, lwc::batch::full_tag, b->opt);
     p.run = [b, name](std::uint64_t iters) {
       for (std::uint64_t i = 0; i < iters; ++i) {
-        if (lwc::batch::decrypt(name, b->aead, b->ok, 16, b->opt) != b->aead.size())
+        if (lwc::batch::decrypt(name, b->aead, b->ok, lwc::batch::full_tag, b->opt) != b->aead.size())
           throw std::runtime_error("batch decryption failed to verify its own output");
         keep(b->out.data());
       }
