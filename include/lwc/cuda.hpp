@@ -55,13 +55,15 @@ int device_count() noexcept;
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"; throws no_device.
 std::string device_description(int device = -1);
 
-// "ascon-aead128", "ascon-128", "ascon-128a", "acorn-128", "grain-128aead" (12-byte nonces,
-// 8-byte tags), "ascon-hash256", "ascon-xof128". tag_len batch::full_tag: the full tag.
+// "ascon-aead128", "ascon-128", "ascon-128a", "ascon-hash256", "ascon-xof128", "acorn-128",
+// "grain-128aead" (12-byte nonces, 8-byte tags).
 std::span<const std::string_view> algorithms() noexcept;
 bool supports(std::string_view algorithm) noexcept;
 
 // ---- device memory ----------------------------------------------------------------------------
 // `in` and every span here refer to device memory on the current device (cudaSetDevice).
+// tag_len as in lwc::batch: 4..16 for ascon-aead128, the full tag otherwise; batch::full_tag
+// stands for the algorithm's full tag.
 
 void encrypt_packed_async(std::string_view algorithm, const batch::packed_aead_inputs& in,
                           bytes_span out, bytes_span tags, std::size_t tag_len, stream_t stream);
