@@ -145,17 +145,20 @@ def _library_of(messages: Any) -> Any:
 class _Batch:
     """One call's array library, device and stream, and the arrays it hands to the extension.
 
+    The messages' device is made current (lib.on_device) before any array is made or copied.
     Every array whose address goes to the extension is kept here until the work is queued:
     a temporary freed earlier could be handed out again by the library before the kernel has
     read it. Once queued, the libraries' stream-ordered allocators keep the memory safe.
     """
 
-    def __init__(self, messages: Any, what: str) -> None:
+    def __init__(self, messages: Any) -> None:
         self.lib = _library_of(messages)
+        self.device = self.lib.device_of(self.lib.adopt(messages))
         self.keep: list = []
-        first = self.lib.adopt(messages)
-        self.device = self.lib.device_of(first)
-        self.rows = self.array(first, what)
+
+    def use_rows(self, rows: Any, what: str) -> None:
+        """The messages (or ciphertexts): one job per row."""
+        self.rows = self.array(rows, what)
         self.n, self.length = (int(d) for d in self.rows.shape)
 
     def array(self, x: Any, what: str, rows: Optional[int] = None, width: Optional[int] = None) -> Any:
@@ -212,8 +215,9 @@ def _aead_inputs(b: _Batch, info: dict, keys: Any, nonces: Any, associated_data:
 
 def encrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, messages: Any,
             associated_data: Any, second_keys: Any, detached: bool) -> Any:
-    b = _Batch(messages, "messages")
+    b = _Batch(messages)
     with b.lib.on_device(b.device):
+        b.use_rows(messages, "messages")
         inputs = _aead_inputs(b, info, keys, nonces, associated_data, second_keys)
         ciphertexts, tags = b.empty(b.n, b.length), b.empty(b.n, tag_len)
         if b.n:
@@ -225,8 +229,9 @@ def encrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, message
 
 def decrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, ciphertexts: Any,
             tags: Any, associated_data: Any, second_keys: Any) -> Tuple[Any, Any]:
-    b = _Batch(ciphertexts, "ciphertexts")
+    b = _Batch(ciphertexts)
     with b.lib.on_device(b.device):
+        b.use_rows(ciphertexts, "ciphertexts")
         if tags is None:
             if b.length < tag_len:
                 raise ValueError(f"ciphertexts: rows of {b.length} bytes are shorter than the {tag_len}-byte tag")
@@ -246,8 +251,9 @@ def decrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, ciphert
 
 
 def hash(name: str, out_len: int, messages: Any) -> Any:
-    b = _Batch(messages, "messages")
+    b = _Batch(messages)
     with b.lib.on_device(b.device):
+        b.use_rows(messages, "messages")
         out = b.empty(b.n, out_len)
         if b.n:
             _lwc._cuda_hash_async(name, data=b.span(b.rows), offsets=b.offsets(b.rows), out=b.span(out),
