@@ -181,7 +181,8 @@ def _tag_length(info: dict, tag_length: Optional[int]) -> int:
         return info["tag_size"]
     lo, hi = info["min_tag_size"], info["tag_size"]
     if not isinstance(tag_length, int) or not lo <= tag_length <= hi:
-        raise ValueError(f"{info['name']}: tag_length must be {lo} to {hi} bytes, got {tag_length!r}")
+        allowed = f"{hi}" if lo == hi else f"{lo} to {hi}"
+        raise ValueError(f"{info['name']}: tag_length must be {allowed} bytes, got {tag_length!r}")
     return tag_length
 
 

@@ -113,6 +113,42 @@ def test_hash_equals_single_message(name, backend):
     assert [row.tobytes() for row in out] == lwc.batch.hash(name, [r.tobytes() for r in arr], length=length)
 
 
+def test_stream_ciphers_have_their_own_sizes():
+    """acorn-128 and grain-128aead run job by job in every backend, with their registry sizes:
+    Grain takes 12-byte nonces and gives 8-byte tags, Acorn 16 and 16."""
+    assert {"acorn-128", "grain-128aead"} <= set(lwc.batch.algorithms())
+    rng = random.Random(8)
+    for name, cls, nonce_size, tag_size in [("acorn-128", lwc.Acorn128, 16, 16),
+                                            ("grain-128aead", lwc.Grain128AEAD, 12, 8)]:
+        keys, nonces, msgs, ads = random_jobs(rng, name, 25, max_len=600)
+        assert all(len(n) == nonce_size for n in nonces)
+        for backend in BACKENDS:
+            sealed = lwc.batch.encrypt(name, keys, nonces, msgs, ads, threads=2, backend=backend)
+            assert [len(s) - len(m) for s, m in zip(sealed, msgs)] == [tag_size] * 25
+            assert sealed == [cls(k).encrypt(n, m, a) for k, n, m, a in zip(keys, nonces, msgs, ads)]
+            forged = list(sealed)
+            forged[3] = forged[3][:-1] + bytes([forged[3][-1] ^ 0x80])
+            plain, ok = lwc.batch.decrypt(name, keys, nonces, forged, ads, threads=2, backend=backend)
+            assert ok == [i != 3 for i in range(25)]
+            assert plain[3] is None and [p for i, p in enumerate(plain) if i != 3] == msgs[:3] + msgs[4:]
+
+        arr_keys = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(25, 16)
+        arr_nonces = np.frombuffer(b"".join(nonces), dtype=np.uint8).reshape(25, nonce_size)
+        arr_msgs = np.arange(25 * 40, dtype=np.uint16).astype(np.uint8).reshape(25, 40)
+        arr_sealed = lwc.batch.encrypt(name, arr_keys, arr_nonces, arr_msgs)
+        assert arr_sealed.shape == (25, 40 + tag_size)
+        plain, ok = lwc.batch.decrypt(name, arr_keys, arr_nonces, arr_sealed)
+        assert ok.all() and np.array_equal(plain, arr_msgs)
+
+    keys = [bytes(16)] * 2
+    with pytest.raises(ValueError, match=r"nonces\[0\] must be 12 bytes, got 16"):
+        lwc.batch.encrypt("grain-128aead", keys, [bytes(16)] * 2, [b"a", b"b"])
+    with pytest.raises(ValueError, match="tag_length must be 8 bytes, got 16"):
+        lwc.batch.encrypt("grain-128aead", keys, [bytes(12)] * 2, [b"a", b"b"], tag_length=16)
+    with pytest.raises(ValueError, match="second keys"):
+        lwc.batch.encrypt("acorn-128", keys, [bytes(16)] * 2, [b"a", b"b"], second_keys=keys)
+
+
 def test_bad_input_is_a_clear_error():
     keys, nonces = [bytes(16)] * 2, [bytes(16)] * 2
     with pytest.raises(TypeError, match="str"):
