@@ -190,8 +190,10 @@ def new(name: str, data: Any = b"", **options: Any) -> HashBase:
     """A hash, XOF, MAC or PRF object by name, like hashlib.new.
 
     name: a registry name ("ascon-hash256") or its Python spelling ("ascon_hash256").
-    options: key= (MAC and PRF, required), customization= (CXOF).
+    options: key= (MAC and PRF, required), customization= (CXOF); usedforsecurity= is
+    accepted as by hashlib.new and ignored.
     """
+    options.pop("usedforsecurity", None)
     cls = _canonical(name, _HASHES)
     if cls is None:
         if _canonical(name, _AEADS) is not None:

@@ -941,10 +941,13 @@ NB_MODULE(_lwc, m) {
   nb::class_<fixed_hash, hash_object>(m, "Hash",
                                       "A hash object in the hashlib style (PEP 452).")
       .def("__init__",
-           [](nb::pointer_and_handle<fixed_hash> self, nb::handle data) {
+           [](nb::pointer_and_handle<fixed_hash> self, nb::handle data, nb::handle) {
              hash_init(self, data, nb::none(), "Hash");
            },
-           "data"_a.none() = nb::bytes(""), nb::sig("def __init__(self, data: Buffer = b'') -> None"))
+           "data"_a.none() = nb::bytes(""), nb::kw_only(), "usedforsecurity"_a.none() = true,
+           nb::sig("def __init__(self, data: Buffer = b'', *, usedforsecurity: bool = True) -> None"),
+           "usedforsecurity: accepted for hashlib compatibility and ignored (every algorithm "
+           "here is meant for security).")
       .def("digest", [](fixed_hash& s) { return s.output(s.alg->output_size, false); },
            nb::sig("def digest(self) -> bytes"),
            "The digest of the data so far; the object stays usable.")
@@ -957,14 +960,15 @@ NB_MODULE(_lwc, m) {
                                     "An extendable-output function in the style of hashlib's "
                                     "shake_128: digest(length), hexdigest(length), and read(n).")
       .def("__init__",
-           [](nb::pointer_and_handle<xof_hash> self, nb::handle data, nb::handle custom) {
-             hash_init(self, data, custom, "XOF");
-           },
+           [](nb::pointer_and_handle<xof_hash> self, nb::handle data, nb::handle custom,
+              nb::handle) { hash_init(self, data, custom, "XOF"); },
            "data"_a.none() = nb::bytes(""), nb::kw_only(), "customization"_a.none() = nb::none(),
-           nb::sig("def __init__(self, data: Buffer = b'', *, customization: Buffer | None = None) "
-                   "-> None"),
+           "usedforsecurity"_a.none() = true,
+           nb::sig("def __init__(self, data: Buffer = b'', *, customization: Buffer | None = None, "
+                   "usedforsecurity: bool = True) -> None"),
            "customization: the customization string of a CXOF (at most 256 bytes for "
-           "Ascon-CXOF128); other XOFs take none.")
+           "Ascon-CXOF128); other XOFs take none. usedforsecurity: accepted for hashlib "
+           "compatibility and ignored.")
       .def("digest", [](xof_hash& s, nb::handle n) { return s.output(non_negative(n, "length"), false); },
            "length"_a.none(), nb::sig("def digest(self, length: int) -> bytes"),
            "The first `length` output bytes for the data so far; the object stays usable.")

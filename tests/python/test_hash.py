@@ -245,3 +245,18 @@ def test_large_update_and_read():
     stream = h.read(n)
     assert stream == lwc.ascon_xof128(msg).digest(n)
     assert stream[:32] == lwc.ascon_xof128(msg).read(32)
+
+
+@pytest.mark.parametrize("info", [i for i in INFOS if not i.key_size], ids=lambda i: i.name)
+def test_usedforsecurity_is_accepted_as_by_hashlib(info):
+    expected = out(make(info, b"abc"))
+    cls = getattr(lwc, info.python_name)
+    assert out(cls(b"abc", usedforsecurity=False)) == expected
+    assert out(cls(b"abc", usedforsecurity=True)) == expected
+    assert out(lwc.new(info.name, b"abc", usedforsecurity=False)) == expected
+
+
+def test_usedforsecurity_with_lwc_new_on_a_mac():
+    key = bytes(range(16))
+    assert lwc.new("ascon-mac", b"abc", key=key, usedforsecurity=False).digest() == \
+        lwc.ascon_mac(key, b"abc").digest()
