@@ -18,6 +18,9 @@ struct batch_algorithm {
   bool is_aead;
   aead_id aead;
   sponge_id sponge;
+  // Initialization and finalization of one job, in bytes' worth of message processing: with
+  // the bytes of the batch, it decides how many threads a batch is worth.
+  std::uint32_t fixed_cost;
 };
 
 // Throws std::invalid_argument unless `name` is a batch algorithm of the wanted kind.
