@@ -1,6 +1,7 @@
 // lwc hash: sha256sum/b3sum-style digests of files with any registered hash or XOF, and
 // checking of such lists (-c). Files are hashed on worker threads, results printed in the
-// order given; each file is read in fixed-size pieces, so memory does not grow with it.
+// order given; each file is read in fixed-size pieces, so memory does not grow with it, and
+// with the batch engine small files are hashed in groups, side by side in its SIMD lanes.
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,9 @@
 #include <thread>
 
 #include <lwc/registry.hpp>
+#ifdef LWC_CLI_HAVE_BATCH
+#include <lwc/batch.hpp>
+#endif
 
 #include "commands.hpp"
 #include "pool.hpp"
@@ -38,32 +42,122 @@ struct result {
   std::string error;
 };
 
-result hash_one(const job& j, const std::string& custom, std::uint8_t* buf, progress& prog) {
-  result r;
-  try {
-    input_file in = open_input(j.name);
-    hasher h(*j.alg, {},
-             j.alg->kind == algorithm_kind::cxof
-                 ? bytes_view(reinterpret_cast<const std::uint8_t*>(custom.data()), custom.size())
-                 : bytes_view());
-    for (;;) {
-      const std::size_t n = read_full(in.fd.get(), buf, read_size, j.name);
-      if (n == 0) break;
-      h.update({buf, n});
-      prog.add(n);
-      if (n < read_size) break;
-    }
-    std::vector<std::uint8_t> out(j.length);
-    h.squeeze(out);
-    r.hex = to_hex(out.data(), out.size());
-    r.ok = true;
-  } catch (const failure& e) {
-    r.error = e.what();
-  } catch (const std::exception& e) {
-    r.error = describe(j.name) + ": " + e.what();
+// The rest of a file whose first `n` bytes were already read into h.
+void stream_rest(const input_file& in, const job& j, hasher& h, std::size_t n, std::uint8_t* buf,
+                 std::size_t buf_size, progress& prog) {
+  while (n == buf_size) {
+    n = read_full(in.fd.get(), buf, read_size, j.name);
+    h.update({buf, n});
+    prog.add(n);
+    buf_size = read_size;
   }
-  return r;
 }
+
+result finish(hasher& h, const job& j) {
+  std::vector<std::uint8_t> out(j.length);
+  h.squeeze(out);
+  return {true, to_hex(out.data(), out.size()), {}};
+}
+
+bytes_view customization_of(const job& j, const std::string& custom) {
+  return j.alg->kind == algorithm_kind::cxof
+             ? bytes_view(reinterpret_cast<const std::uint8_t*>(custom.data()), custom.size())
+             : bytes_view();
+}
+
+// Runs `hash` (which reads and hashes job j) and turns its errors into the result's message.
+template <class Hash>
+result guarded(const job& j, Hash hash) {
+  try {
+    return hash();
+  } catch (const failure& e) {
+    return {false, {}, e.what()};
+  } catch (const std::exception& e) {
+    return {false, {}, describe(j.name) + ": " + e.what()};
+  }
+}
+
+result hash_one(const job& j, const std::string& custom, std::uint8_t* buf, progress& prog) {
+  return guarded(j, [&] {
+    input_file in = open_input(j.name);
+    hasher h(*j.alg, {}, customization_of(j, custom));
+    const std::size_t n = read_full(in.fd.get(), buf, read_size, j.name);
+    h.update({buf, n});
+    prog.add(n);
+    stream_rest(in, j, h, n, buf, read_size, prog);
+    return finish(h, j);
+  });
+}
+
+#ifdef LWC_CLI_HAVE_BATCH
+// Small files are read whole and hashed together by the batch engine, in its SIMD lanes: for
+// many small files the hashing then costs a fraction of the system calls that read them.
+constexpr std::size_t small_file = 16u << 10;    // bytes; larger files are streamed
+constexpr std::size_t small_group = 64;          // files per engine call, at most
+constexpr std::size_t small_bytes = 256u << 10;  // a group is hashed once it holds this much
+
+// Small files of one worker waiting for their engine call, all of one algorithm and length.
+class small_files {
+ public:
+  // Room for small_bytes plus one more file read of small_file + 1 bytes: no more memory per
+  // worker than its 256 KiB read buffer.
+  small_files() : arena_(std::make_unique<std::uint8_t[]>(small_bytes + small_file + 1)) {}
+
+  bool accepts(const job& j) const {
+    return lwc::batch::supports(j.alg->name) && j.alg->kind != algorithm_kind::cxof &&
+           (count() == 0 || (j.alg == alg_ && j.length == length_));
+  }
+  bool full() const { return count() == small_group || offsets_.back() >= small_bytes; }
+  std::size_t count() const { return index_.size(); }
+
+  // Reads job i. Returns true when the file was small and now waits in the group; otherwise
+  // it was hashed by streaming (or failed) and *r holds its result.
+  bool add(const job& j, std::size_t i, progress& prog, std::uint8_t* buf, result* r) {
+    bool kept = false;
+    *r = guarded(j, [&] {
+      input_file in = open_input(j.name);
+      std::uint8_t* at = arena_.get() + offsets_.back();
+      const std::size_t n = read_full(in.fd.get(), at, small_file + 1, j.name);
+      prog.add(n);
+      if (n <= small_file) {
+        alg_ = j.alg;
+        length_ = j.length;
+        offsets_.push_back(offsets_.back() + n);
+        index_.push_back(i);
+        kept = true;
+        return result{};
+      }
+      hasher h(*j.alg);
+      h.update({at, n});
+      stream_rest(in, j, h, n, buf, small_file + 1, prog);
+      return finish(h, j);
+    });
+    return kept;
+  }
+
+  // Hashes the waiting files in one engine call and hands each result to publish(i, result).
+  template <class Publish>
+  void flush(Publish publish) {
+    if (count() == 0) return;
+    std::vector<std::uint8_t> digests(count() * length_);
+    const lwc::batch::packed in{{arena_.get(), offsets_.back()}, offsets_};
+    lwc::batch::options one_thread;
+    one_thread.threads = 1;  // the workers already run in parallel
+    lwc::batch::hash_packed(alg_->name, in, digests, length_, one_thread);
+    for (std::size_t k = 0; k < count(); ++k)
+      publish(index_[k], result{true, to_hex(digests.data() + k * length_, length_), {}});
+    offsets_.assign(1, 0);
+    index_.clear();
+  }
+
+ private:
+  std::unique_ptr<std::uint8_t[]> arena_;
+  std::vector<std::size_t> offsets_{0};
+  std::vector<std::size_t> index_;  // the jobs waiting, in arena order
+  const algorithm* alg_ = nullptr;
+  std::size_t length_ = 0;
+};
+#endif
 
 // coreutils' convention: a name with a backslash or newline is written escaped, and the line
 // starts with a backslash so that a checker knows to unescape it.
@@ -97,31 +191,47 @@ bool unescape(std::string_view in, std::string& out) {
 }
 
 // Hashes every job on `threads` workers and hands each result to `emit` in job order.
+// Workers hash; this thread prints in list order, so the first lines appear while later
+// files are still being read. With the batch engine, a worker keeps small files until it has
+// a group of them (or the list ends) and hashes the group in one engine call.
 template <class Emit>
 void hash_all(const std::vector<job>& jobs, const std::string& custom, unsigned threads,
               progress& prog, Emit emit) {
-  const unsigned n = static_cast<unsigned>(std::min<std::size_t>(threads, jobs.size()));
-  if (n <= 1) {
-    auto buf = std::make_unique<std::uint8_t[]>(read_size);
-    for (const job& j : jobs) emit(j, hash_one(j, custom, buf.get(), prog));
-    return;
-  }
-  // Workers hash; this thread prints in list order, so the first lines appear while later
-  // files are still being read.
+  if (jobs.empty()) return;
+  const unsigned n = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, jobs.size()));
   std::vector<result> results(jobs.size());
   std::vector<char> ready(jobs.size(), 0);
   std::mutex mu;
   std::condition_variable cv;
   std::atomic<std::size_t> next{0};
+  const auto publish = [&](std::size_t i, result r) {
+    std::lock_guard lock(mu);
+    results[i] = std::move(r);
+    ready[i] = 1;
+    cv.notify_all();
+  };
   const auto work = [&] {
     auto buf = std::make_unique<std::uint8_t[]>(read_size);
+#ifdef LWC_CLI_HAVE_BATCH
+    small_files group;
     for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
-      result r = hash_one(jobs[i], custom, buf.get(), prog);
-      std::lock_guard lock(mu);
-      results[i] = std::move(r);
-      ready[i] = 1;
-      cv.notify_all();
+      const job& j = jobs[i];
+      if (!group.accepts(j)) {
+        group.flush(publish);
+        if (!group.accepts(j)) {
+          publish(i, hash_one(j, custom, buf.get(), prog));
+          continue;
+        }
+      }
+      result r;
+      if (!group.add(j, i, prog, buf.get(), &r)) publish(i, std::move(r));
+      if (group.full()) group.flush(publish);
     }
+    group.flush(publish);
+#else
+    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();)
+      publish(i, hash_one(jobs[i], custom, buf.get(), prog));
+#endif
   };
   std::vector<std::thread> pool;
   struct joiner {

@@ -12,6 +12,7 @@ ASan/UBSan build (skips the memory bound, which the sanitizers' shadow memory br
 import hashlib
 import json
 import os
+import random
 import pty
 import re
 import shutil
@@ -494,6 +495,37 @@ class HashTest(Case):
         for line, name in zip(lines, names):
             expect = lwc_ref.sponge("ascon-hash256", read(self.path(name)), 32).hex()
             self.assertEqual(line, expect + "  " + name)
+
+    def test_many_small_and_some_large_files(self):
+        # Small files go through the batch engine in groups, larger ones are streamed; the
+        # worker count must not change anything.
+        sizes = [random.randrange(0, 3000) for _ in range(150)] + [16384, 16385, 40000, 0]
+        random.shuffle(sizes)
+        names = self.files(sizes)
+        for alg, length in (("ascon-hash256", 32), ("ascon-xof128", 50)):
+            extra = ["-l", str(length)] if alg == "ascon-xof128" else []
+            expect = [lwc_ref.sponge(alg, read(self.path(n)), length).hex() + "  " + n for n in names]
+            for jobs in ("1", "3"):
+                r = lwc("hash", "-a", alg, *extra, "-j", jobs, *names, cwd=self.dir)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(r.stdout.decode().splitlines(), expect, (alg, jobs))
+
+    def test_check_with_mixed_algorithms(self):
+        # BSD-style lines of different algorithms in one list: groups change algorithm midway.
+        names = self.files([random.randrange(0, 2000) for _ in range(40)])
+        lines = []
+        for i, n in enumerate(names):
+            alg = ("ascon-hash256", "ascon-hash", "ascon-hasha")[i % 3]
+            r = lwc("hash", "--tag", "-a", alg, n, cwd=self.dir)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            lines.append(r.stdout.decode())
+        write(self.path("MIXED"), "".join(lines).encode())
+        for jobs in ("1", "2"):
+            r = lwc("hash", "-c", "-j", jobs, "MIXED", cwd=self.dir)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.decode(), "".join(n + ": OK\n" for n in names))
+        first = lines[0].split(" = ")[1].strip()
+        self.assertEqual(first, lwc_ref.sponge("ascon-hash256", read(self.path(names[0])), 32).hex())
 
     def test_xof_lengths_and_customization(self):
         write(self.path("m"), b"abc" * 100)
