@@ -8,6 +8,9 @@
 
 #include <CLI/CLI.hpp>
 #include <lwc/registry.hpp>
+#ifdef LWC_CLI_HAVE_BATCH
+#include <lwc/batch.hpp>
+#endif
 
 #include "commands.hpp"
 #include "stream.hpp"
@@ -34,12 +37,33 @@ bool hashable(const lwc::algorithm& a) {
 }
 bool streamable(const lwc::algorithm& a) { return a.is_aead() && stream::unsuitable(a).empty(); }
 
+// The version and the code paths this CPU gets (after LWC_FORCE_PORTABLE and LWC_BACKEND),
+// so that a bug report or a benchmark says which code ran.
+std::string version_text() {
+  std::string s = "lwc " LWC_VERSION "\ncode paths: ascon ";
+  s += lwc::ascon::active_implementation() == lwc::ascon::implementation::bmi2 ? "bmi1+bmi2"
+                                                                               : "portable";
+  s += ", acorn ";
+  s += lwc::acorn::active_implementation() == lwc::acorn::implementation::bmi2 ? "bmi2"
+                                                                               : "portable";
+  s += ", grain ";
+  s += lwc::grain::active_implementation() == lwc::grain::implementation::bmi2_pclmul
+           ? "bmi2+pclmul"
+           : "portable";
+#ifdef LWC_CLI_HAVE_BATCH
+  s += "; batch engine " + std::string(lwc::batch::default_backend());
+#else
+  s += "; no batch engine";
+#endif
+  return s;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"lwc " LWC_VERSION
                ": lightweight cryptography (Ascon, NIST SP 800-232) from the command line.\n"
                "Hash and check files like sha256sum/b3sum; encrypt files like age.",
                "lwc"};
-  app.set_version_flag("--version", "lwc " LWC_VERSION);
+  app.set_version_flag("--version", version_text);
   app.require_subcommand(1);
   app.footer(
       "Run 'lwc COMMAND --help' for the options of a command. Exit status: 0 success, 1 failure\n"

@@ -810,6 +810,9 @@ class SurfaceTest(unittest.TestCase):
             self.assertIn("Usage", h.stdout.decode())
         self.assertIn("--check", lwc("hash", "--help").stdout.decode())
         self.assertRegex(lwc("--version").stdout.decode(), r"^lwc \d+\.\d+\.\d+")
+        self.assertRegex(lwc("--version").stdout.decode(), r"\ncode paths: ascon (bmi1\+bmi2|portable), ")
+        forced = lwc("--version", env={"LWC_FORCE_PORTABLE": "1"}).stdout.decode()
+        self.assertIn("ascon portable, acorn portable, grain portable", forced)
         r = lwc()
         self.assertEqual(r.returncode, 2)
 
