@@ -54,7 +54,7 @@ std::vector<operation> operations_of(const algorithm& a) {
   }
 }
 
-prepared portable_prepare(const algorithm& a, operation op, std::size_t n) {
+prepared single_prepare(const algorithm& a, operation op, std::size_t n) {
   struct buffers {
     std::vector<std::uint8_t> key, nonce, ad, in, out, tag;
     alignas(8) std::uint8_t state[max_hash_state_size];
@@ -232,12 +232,12 @@ int run_bench(const bench_options& opt) {
                     exit_usage);
 
   std::vector<backend> backends;
-  backends.push_back({"portable", 1, [](const algorithm&, operation) { return true; }, portable_prepare});
+  backends.push_back({"single", 1, [](const algorithm&, operation) { return true; }, single_prepare});
   if (opt.batch) {
     std::string why_not;
     auto more = bench::batch_backends(opt.threads == 0 ? 1 : opt.threads, why_not);
     if (more.empty())
-      std::fprintf(stderr, "lwc bench: %s; showing the portable backend only\n", why_not.c_str());
+      std::fprintf(stderr, "lwc bench: %s; showing the single-message core only\n", why_not.c_str());
     for (auto& b : more) backends.push_back(std::move(b));
   }
 

@@ -19,8 +19,9 @@ struct prepared {
   std::uint64_t bytes_per_op = 0;
 };
 
-// A way of executing operations: "portable" is the header-only core on one thread; the batch
-// engine contributes one backend per instruction set.
+// A way of executing operations: "single" is the header-only core on one thread (with the
+// fast paths it picks at run time); the batch engine contributes one backend per instruction
+// set.
 struct backend {
   std::string name;
   unsigned threads = 1;
