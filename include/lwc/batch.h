@@ -1,8 +1,9 @@
 /* The CPU batch engine of lwc, C declarations: many independent messages at once, in SIMD
  * lanes (portable, AVX2, AVX-512, picked at run time) and across threads. Each job has its
  * own key, nonce, associated data and length; the results equal the single-message
- * functions byte for byte. Acorn-128 and Grain-128AEADv2 run job by job (no SIMD lanes),
- * still spread over the threads.
+ * functions byte for byte. Acorn-128 has SIMD lanes on the AVX2 and AVX-512 backends only;
+ * Grain-128AEADv2 (and Acorn-128 on the portable backend) run job by job, still spread over the
+ * threads.
  *
  * Never use a nonce twice under one key. A decrypted job's plaintext is valid only when its
  * ok flag is 1; the plaintext of a failed job is zeroed.

@@ -1,9 +1,10 @@
 // The CPU batch engine: many independent messages at once, in SIMD lanes (portable, AVX2 x4,
 // AVX-512 x8, picked at run time) and across threads. Every job has its own key, nonce,
 // associated data and length; results equal the single-message functions of <lwc/ascon.hpp>,
-// <lwc/acorn/acorn128.hpp> and <lwc/grain/grain128aead.hpp> byte for byte. Acorn-128 and
-// Grain-128AEADv2 have no SIMD lanes: every backend runs them job by job with the
-// single-message code, and threads share the jobs as for the others. Link with lwc::batch.
+// <lwc/acorn/acorn128.hpp> and <lwc/grain/grain128aead.hpp> byte for byte. Acorn-128 has SIMD
+// lanes on the AVX2 and AVX-512 backends only; Grain-128AEADv2 (and Acorn-128 on the portable
+// backend) run job by job with the single-message code, and threads share the jobs as for the
+// others. Link with lwc::batch.
 //
 // Misuse warnings, as for single messages: never use a nonce twice under one key; a
 // decrypted job's plaintext is valid only when its ok flag is 1 (failed jobs are zeroed).

@@ -69,10 +69,11 @@ struct sponge_task {
   void* claim_ctx;
 };
 
-// Acorn-128 and Grain-128AEADv2 have no lanes in the engine: every backend hands them to this
-// function, which runs the task's jobs one after the other with the single-message core. It is
-// compiled for the baseline CPU (job_by_job.cpp), so no core code is built with a backend's
-// instruction set; threads still share the batch through the task's claim function.
+// Grain-128AEADv2 has no lanes in the engine, nor has Acorn-128 on the portable backend: the
+// backends hand them to this function, which runs the task's jobs one after the other with the
+// single-message core. It is compiled for the baseline CPU (job_by_job.cpp), so no core code is
+// built with a backend's instruction set; threads still share the batch through the task's
+// claim function.
 void run_aead_job_by_job(const aead_task& t);
 
 // A backend: its entry points, compiled for one instruction set.

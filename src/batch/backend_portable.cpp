@@ -1,6 +1,9 @@
 // The portable backend: the engine over plain arrays of 64-bit words, compiled for the
 // baseline CPU. It is always available and is the fallback of the dispatcher.
 #define LWC_SIMD_NS portable
+// Acorn-128 job by job: the core's BMI2 path beats Acorn in plain 64-bit lanes (about half its
+// speed, docs/performance-acorn-grain.md).
+#define LWC_BATCH_ACORN_JOB_BY_JOB 1
 #include "../simd/vec_portable.hpp"
 #include "lane_engine.hpp"
 

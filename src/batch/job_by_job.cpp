@@ -1,6 +1,7 @@
-// The AEADs the lane engine has no lanes for (Acorn-128, Grain-128AEADv2), job after job
-// through the single-message core. Compiled for the baseline CPU like the front end: the core
-// picks its own BMI2 paths at run time, and nothing here is built with a backend's flags.
+// The AEADs the lane engine has no lanes for (Grain-128AEADv2; Acorn-128 on the portable
+// backend), job after job through the single-message core. Compiled for the baseline CPU like
+// the front end: the core picks its own BMI2 paths at run time, and nothing here is built with
+// a backend's flags.
 #include <lwc/acorn/acorn128.hpp>
 #include <lwc/grain/grain128aead.hpp>
 

@@ -16,8 +16,9 @@
 // (include/lwc/ascon/aead.hpp, hash.hpp), so the results equal the single-message code.
 // Only those structs' compile-time constants are used here: no inline function of the core
 // is called, so nothing compiled with this unit's instruction set escapes its namespace.
-// Acorn-128 and Grain-128AEADv2 have no lanes here: the entry point passes them on to the
-// baseline-compiled run_aead_job_by_job (backend.hpp).
+// Acorn-128 runs in lanes of its own (acorn_lanes.hpp), except on the portable backend.
+// Grain-128AEADv2 has no lanes here: the entry point passes it on to the baseline-compiled
+// run_aead_job_by_job (backend.hpp).
 #pragma once
 
 #include <bit>
@@ -632,6 +633,14 @@ class sponge_engine {
   size_t pend_n_ = 0, pend_i_ = 0;
 };
 
+}  // namespace eng
+}  // namespace lwc::simd::LWC_SIMD_NS
+
+#include "acorn_lanes.hpp"
+
+namespace lwc::simd::LWC_SIMD_NS {
+namespace eng {
+
 // ---- entry points ---------------------------------------------------------------------------
 
 template <class V, class Params>
@@ -645,6 +654,15 @@ void run_aead(const aead_task& t) {
   }
 }
 
+// Whether this backend runs Acorn-128 in lanes; the portable backend leaves it to the core's
+// BMI2 path job by job, which measured faster than its plain 64-bit lanes
+// (docs/performance-acorn-grain.md).
+#ifdef LWC_BATCH_ACORN_JOB_BY_JOB
+inline constexpr bool acorn_in_lanes = false;
+#else
+inline constexpr bool acorn_in_lanes = true;
+#endif
+
 template <class V>
 void aead_entry(const aead_task& t) {
   namespace d = lwc::ascon::detail;
@@ -654,6 +672,8 @@ void aead_entry(const aead_task& t) {
     case aead_id::ascon128a: return run_aead<V, d::v12_128a_traits>(t);
     case aead_id::ascon80pq: return run_aead<V, d::v12_80pq_traits>(t);
     case aead_id::acorn128:
+      if constexpr (acorn_in_lanes) return acorn_lanes::run<V>(t);
+      else return lwc::batch::detail::run_aead_job_by_job(t);
     case aead_id::grain128aead: return lwc::batch::detail::run_aead_job_by_job(t);
   }
 }

@@ -48,6 +48,17 @@ struct vec {
     static_assert(R > 0 && R < 64);
     return {_mm256_or_si256(_mm256_srli_epi64(a.v, R), _mm256_slli_epi64(a.v, 64 - R))};
   }
+  LWC_SIMD_INLINE static vec and_(vec a, vec b) { return {_mm256_and_si256(a.v, b.v)}; }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec shr(vec a) {
+    static_assert(R > 0 && R < 64);
+    return {_mm256_srli_epi64(a.v, R)};
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec shl(vec a) {
+    static_assert(R > 0 && R < 64);
+    return {_mm256_slli_epi64(a.v, R)};
+  }
 
   template <bool BigEndian, std::size_t W>
   LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, std::size_t off, vec (&w)[W]) {

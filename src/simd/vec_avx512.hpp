@@ -54,6 +54,17 @@ struct vec {
     static_assert(R > 0 && R < 64);
     return {_mm512_ror_epi64(a.v, R)};
   }
+  LWC_SIMD_INLINE static vec and_(vec a, vec b) { return {_mm512_and_si512(a.v, b.v)}; }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec shr(vec a) {
+    static_assert(R > 0 && R < 64);
+    return {_mm512_srli_epi64(a.v, R)};
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec shl(vec a) {
+    static_assert(R > 0 && R < 64);
+    return {_mm512_slli_epi64(a.v, R)};
+  }
 
   template <bool BigEndian, std::size_t W>
   LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, std::size_t off, vec (&w)[W]) {

@@ -47,6 +47,17 @@ struct vec_pair {
   LWC_SIMD_INLINE static vec_pair rotr(const vec_pair& a) {
     return {V::template rotr<R>(a.lo), V::template rotr<R>(a.hi)};
   }
+  LWC_SIMD_INLINE static vec_pair and_(const vec_pair& a, const vec_pair& b) {
+    return {V::and_(a.lo, b.lo), V::and_(a.hi, b.hi)};
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec_pair shr(const vec_pair& a) {
+    return {V::template shr<R>(a.lo), V::template shr<R>(a.hi)};
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec_pair shl(const vec_pair& a) {
+    return {V::template shl<R>(a.lo), V::template shl<R>(a.hi)};
+  }
 
   template <bool BigEndian, std::size_t W>
   LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, std::size_t off,

@@ -63,6 +63,25 @@ struct vec {
     for (std::size_t i = 0; i < N; ++i) r.v[i] = (a.v[i] >> R) | (a.v[i] << (64 - R));
     return r;
   }
+  LWC_SIMD_INLINE static vec and_(const vec& a, const vec& b) {
+    vec r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] & b.v[i];
+    return r;
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec shr(const vec& a) {
+    static_assert(R > 0 && R < 64);
+    vec r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] >> R;
+    return r;
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec shl(const vec& a) {
+    static_assert(R > 0 && R < 64);
+    vec r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] << R;
+    return r;
+  }
 
   // Word w of lane j is the 8 bytes at p[j] + off + 8 w, read in the given byte order. The
   // offset is common to all lanes so that one index register walks every lane's message.

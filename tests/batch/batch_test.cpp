@@ -2,7 +2,8 @@
 // against the single-message core (the KAT-verified reference), on random batches of mixed
 // lengths; tampering with one job fails that job only; the packed layout equals the span
 // layout; the C ABI equals the C++ API; bad arguments are rejected before anything is written.
-// Acorn-128 and Grain-128AEADv2 (run job by job) go through the same checks as the Ascon AEADs.
+// Acorn-128 (in lanes on avx2/avx512) and Grain-128AEADv2 (job by job) go through the same checks
+// as the Ascon AEADs.
 #include <gtest/gtest.h>
 
 #include <algorithm>

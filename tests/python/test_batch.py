@@ -114,7 +114,7 @@ def test_hash_equals_single_message(name, backend):
 
 
 def test_stream_ciphers_have_their_own_sizes():
-    """acorn-128 and grain-128aead run job by job in every backend, with their registry sizes:
+    """acorn-128 and grain-128aead run in every backend, with their registry sizes:
     Grain takes 12-byte nonces and gives 8-byte tags, Acorn 16 and 16."""
     assert {"acorn-128", "grain-128aead"} <= set(lwc.batch.algorithms())
     rng = random.Random(8)
