@@ -171,6 +171,7 @@ class engine {
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
   ~engine() {
+    wipe(r_, sizeof r_);
     wipe(spill_, sizeof spill_);
     wipe(key_stage_, sizeof key_stage_);
     wipe(in_stage_, sizeof in_stage_);
