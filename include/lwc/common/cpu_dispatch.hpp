@@ -6,6 +6,7 @@
 // code is all there is.
 #pragma once
 
+#include <atomic>
 #include <cstdlib>
 
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC__) && \
@@ -26,6 +27,31 @@ inline bool portable_forced_by_environment() {
   const char* env = std::getenv("LWC_FORCE_PORTABLE");
   return env != nullptr && env[0] == '1';
 }
+
+// The code path an algorithm family runs on the host. Enum names the paths, `portable` (not
+// 0) among them; Fastest() returns the best one this CPU supports. The choice is made at the
+// first use: Fastest() unless LWC_FORCE_PORTABLE=1; tests switch it with force_portable().
+template <class Enum, Enum (*Fastest)()>
+struct code_path {
+  static Enum default_path() {
+    return portable_forced_by_environment() ? Enum::portable : Fastest();
+  }
+  static Enum active() {
+    int v = selected.load(std::memory_order_relaxed);
+    if (v == 0) {
+      v = static_cast<int>(default_path());
+      selected.store(v, std::memory_order_relaxed);
+    }
+    return static_cast<Enum>(v);
+  }
+  // false goes back to default_path().
+  static void force_portable(bool on) {
+    const Enum v = on ? Enum::portable : default_path();
+    selected.store(static_cast<int>(v), std::memory_order_relaxed);
+  }
+
+  static inline std::atomic<int> selected{0};  // 0: not decided yet, else an Enum value
+};
 
 #if LWC_X86_DISPATCH
 inline bool cpu_has_bmi1_bmi2() {

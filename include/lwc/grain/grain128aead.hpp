@@ -15,7 +15,6 @@
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -270,36 +269,28 @@ inline bool cpu_has_bmi2_pclmul() {
 
 #endif  // LWC_GRAIN_X86
 
-// 0: not decided yet, 1: portable, 2: BMI2 + PCLMULQDQ.
-inline std::atomic<int> selected_impl{0};
-
 }  // namespace detail
 
 enum class implementation : int { portable = 1, bmi2_pclmul = 2 };
 
-// The fastest path this CPU supports, unless the environment variable LWC_FORCE_PORTABLE is 1.
-inline implementation default_implementation() {
+namespace detail {
+inline implementation fastest_implementation() {
 #if LWC_GRAIN_X86
-  if (!::lwc::detail::portable_forced_by_environment() && detail::cpu_has_bmi2_pclmul()) return implementation::bmi2_pclmul;
+  if (cpu_has_bmi2_pclmul()) return implementation::bmi2_pclmul;
 #endif
   return implementation::portable;
 }
+using path = ::lwc::detail::code_path<implementation, fastest_implementation>;
+}  // namespace detail
+
+// The fastest path this CPU supports, unless the environment variable LWC_FORCE_PORTABLE is 1.
+inline implementation default_implementation() { return detail::path::default_path(); }
 
 // The path the host functions use: default_implementation() unless force_portable(true).
-inline implementation active_implementation() {
-  int v = detail::selected_impl.load(std::memory_order_relaxed);
-  if (v == 0) {
-    v = static_cast<int>(default_implementation());
-    detail::selected_impl.store(v, std::memory_order_relaxed);
-  }
-  return static_cast<implementation>(v);
-}
+inline implementation active_implementation() { return detail::path::active(); }
 
 // Tests use this to run both paths; false goes back to default_implementation().
-inline void force_portable(bool on) {
-  const implementation v = on ? implementation::portable : default_implementation();
-  detail::selected_impl.store(static_cast<int>(v), std::memory_order_relaxed);
-}
+inline void force_portable(bool on) { detail::path::force_portable(on); }
 
 namespace detail {
 
