@@ -2,7 +2,7 @@
 // hot loops compiled for x86-64 instruction-set extensions. Such a copy is an ordinary inline
 // function carrying a target attribute in every translation unit, so the one-definition rule
 // holds whatever flags each consumer compiles with, and it is only called after the CPU check.
-// None of this exists in CUDA compilations or on other architectures: there, the portable
+// No such copy exists in CUDA compilations or on other architectures: there, the portable
 // code is all there is.
 #pragma once
 
