@@ -1,13 +1,15 @@
-// The algorithm registry: each algorithm described once (name, kind, sizes, and type-erased
-// entry points generated from its C++ class), so that the KAT driver, the benchmarks, the C
-// ABI, the Python package and the CLI all iterate one table instead of naming algorithms.
-// Adding an algorithm: its header, one line in `registry_table`, its KAT file.
+// The algorithm registry: each algorithm of algorithm_list.hpp described at run time (name,
+// kind, sizes, and type-erased entry points generated from its C++ class), so that the KAT
+// driver, the benchmarks, the C ABI, the Python package, the CLI and the engines' front ends
+// iterate one table instead of naming algorithms. Nothing here names an algorithm: the table
+// is generated from the list.
 //
 // The generic functions below check every size and throw std::invalid_argument with a
 // message naming the expected size; the typed classes in ascon.hpp check with LWC_REQUIRE.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -16,12 +18,10 @@
 #include <string>
 #include <string_view>
 
-#include "acorn/acorn128.hpp"
-#include "ascon.hpp"
+#include "algorithm_list.hpp"
 #include "common/kind.hpp"
 #include "common/secure.hpp"
 #include "common/span.hpp"
-#include "grain/grain128aead.hpp"
 
 namespace lwc {
 
@@ -40,6 +40,10 @@ struct algorithm {
   std::size_t max_input_size;   // SIZE_MAX unless the algorithm limits it (PRFShort: 16)
   std::size_t max_customization_size;
   std::size_t block_size;     // rate in bytes
+  // One message's initialization and finalization, in bytes' worth of its message processing
+  // (an algorithm class may state it as `setup_cost`; 64 otherwise). With the bytes of a
+  // batch it decides how many threads the batch engine starts.
+  std::size_t setup_cost;
 
   // AEAD entry points (null for other kinds). Sizes are checked by the callers below.
   void (*encrypt)(const std::uint8_t* key, const std::uint8_t* second_key,
@@ -71,12 +75,18 @@ inline constexpr std::size_t max_hash_state_size = 128;
 namespace detail {
 
 template <class A>
-constexpr algorithm make_aead(std::string_view family, std::string_view standard) {
+constexpr std::size_t setup_cost_of() {
+  if constexpr (requires { A::setup_cost; }) return A::setup_cost;
+  else return 64;  // Ascon: two p^12 against p^8 per 16-byte block, about 48 bytes' worth
+}
+
+template <class A>
+constexpr algorithm make_aead(const provenance& source) {
   algorithm a{};
   a.name = A::name;
   a.kind = algorithm_kind::aead;
-  a.family = family;
-  a.standard = standard;
+  a.family = source.family;
+  a.standard = source.standard;
   a.key_size = A::key_size;
   a.second_key_size = A::second_key_size;
   a.nonce_size = A::nonce_size;
@@ -84,6 +94,7 @@ constexpr algorithm make_aead(std::string_view family, std::string_view standard
   a.min_tag_size = A::min_tag_size;
   a.max_input_size = SIZE_MAX;
   a.block_size = A::block_size;
+  a.setup_cost = setup_cost_of<A>();
   a.encrypt = [](const std::uint8_t* key, const std::uint8_t* second_key,
                  const std::uint8_t* nonce, const std::uint8_t* ad, std::size_t ad_len,
                  const std::uint8_t* pt, std::size_t pt_len, std::uint8_t* ct, std::uint8_t* tag,
@@ -100,13 +111,13 @@ constexpr algorithm make_aead(std::string_view family, std::string_view standard
 }
 
 template <class H>
-constexpr algorithm make_hash(std::string_view family, std::string_view standard) {
+constexpr algorithm make_hash(const provenance& source) {
   static_assert(sizeof(H) <= max_hash_state_size && alignof(H) <= 8);
   algorithm a{};
   a.name = H::name;
   a.kind = H::kind;
-  a.family = family;
-  a.standard = standard;
+  a.family = source.family;
+  a.standard = source.standard;
   a.key_size = H::key_size;
   a.tag_size = H::keyed ? H::output_size : 0;
   a.min_tag_size = H::keyed ? 4 : 0;
@@ -115,6 +126,7 @@ constexpr algorithm make_hash(std::string_view family, std::string_view standard
   a.max_input_size = H::max_input_size;
   a.max_customization_size = H::max_customization_size;
   a.block_size = H::block_size;
+  a.setup_cost = setup_cost_of<H>();
   a.state_size = sizeof(H);
   a.init = [](void* st, const std::uint8_t* key, const std::uint8_t* custom,
               std::size_t custom_len) {
@@ -138,38 +150,23 @@ constexpr algorithm make_hash(std::string_view family, std::string_view standard
   return a;
 }
 
-inline constexpr std::string_view sp800_232 = "NIST SP 800-232";
-inline constexpr std::string_view ascon_v12 = "Ascon v1.2";
-inline constexpr std::string_view ascon_v13 = "Ascon v1.3 (ascon-c)";
-inline constexpr std::string_view acorn_v3 = "ACORN v3 (CAESAR)";
-inline constexpr std::string_view grain_v2 = "Grain-128AEADv2 (NIST LWC final round)";
+template <class Entry>
+constexpr algorithm make_entry() {
+  using A = typename Entry::type;
+  if constexpr (is_aead_v<A>) return make_aead<A>(Entry::source);
+  else return make_hash<A>(Entry::source);
+}
+
+template <class... E>
+constexpr std::array<algorithm, sizeof...(E)> make_table(type_list<E...>) {
+  return {make_entry<E>()...};
+}
 
 }  // namespace detail
 
-// The registry. Order is the order users see in listings.
-inline constexpr algorithm registry_table[] = {
-    detail::make_aead<ascon::aead128>("ascon", detail::sp800_232),
-    detail::make_hash<ascon::hash256>("ascon", detail::sp800_232),
-    detail::make_hash<ascon::xof128>("ascon", detail::sp800_232),
-    detail::make_hash<ascon::cxof128>("ascon", detail::sp800_232),
-    detail::make_aead<ascon::v12::ascon128>("ascon", detail::ascon_v12),
-    detail::make_aead<ascon::v12::ascon128a>("ascon", detail::ascon_v12),
-    detail::make_aead<ascon::v12::ascon80pq>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v12::hash>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v12::hasha>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v12::xof>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v12::xofa>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v12::mac>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v12::prf>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v12::prfshort>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v12::maca>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v12::prfa>("ascon", detail::ascon_v12),
-    detail::make_hash<ascon::v13::mac>("ascon", detail::ascon_v13),
-    detail::make_hash<ascon::v13::prf>("ascon", detail::ascon_v13),
-    detail::make_hash<ascon::v13::prfshort>("ascon", detail::ascon_v13),
-    detail::make_aead<acorn::acorn128>("acorn", detail::acorn_v3),
-    detail::make_aead<grain::grain128aead>("grain", detail::grain_v2),
-};
+// The registry, in the list's order (the order users see in listings).
+inline constexpr std::array<algorithm, algorithm_count> registry_table =
+    detail::make_table(algorithm_list{});
 
 inline constexpr std::span<const algorithm> algorithms() noexcept { return registry_table; }
 
@@ -178,6 +175,11 @@ inline constexpr const algorithm* find_algorithm(std::string_view name) noexcept
   for (const algorithm& a : registry_table)
     if (a.name == name) return &a;
   return nullptr;
+}
+
+// The position of an algorithm in the list (and the table): the index the engines use.
+inline constexpr std::size_t index_of(const algorithm& a) noexcept {
+  return static_cast<std::size_t>(&a - registry_table.data());
 }
 
 namespace detail {

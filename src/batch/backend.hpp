@@ -3,15 +3,17 @@
 // cross it, so no inline code compiled for one instruction set is shared with another.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
-namespace lwc::batch::detail {
+#include <lwc/algorithm_list.hpp>
 
-// The algorithms the engine runs. Adding one: a case in lane_engine.hpp's dispatch switch
-// (or in job_by_job.cpp's, for an algorithm without lanes) and a row in batch.cpp's table.
-enum class aead_id : std::uint8_t { aead128, ascon128, ascon128a, ascon80pq, acorn128, grain128aead };
-enum class sponge_id : std::uint8_t { hash256, xof128, v12_hash, v12_xof };
+namespace lwc {
+struct algorithm;
+}
+
+namespace lwc::batch::detail {
 
 // One AEAD job as the engine sees it. `in` is the plaintext (encryption) or ciphertext
 // (decryption), `out` receives the other one; `tag` is written by encryption and read by
@@ -41,7 +43,7 @@ using aead_fetch = void (*)(const void* ctx, std::size_t first, std::size_t coun
 using claim_fn = std::size_t (*)(void* ctx, std::size_t max, std::size_t* first);
 
 struct aead_task {
-  aead_id alg;
+  const lwc::algorithm* alg;  // the registry entry (used by the job-by-job path)
   bool decrypt;
   std::size_t tag_len;
   aead_fetch fetch;
@@ -51,38 +53,47 @@ struct aead_task {
   std::uint8_t* ok;  // decryption: ok[index] = 1 when the tag verified, else 0
 };
 
+// One hash, XOF, CXOF, MAC or PRF job; key and customization only where the algorithm has
+// them (lane kernels exist only for the unkeyed hashes and XOFs).
 struct sponge_desc {
   const std::uint8_t* in;
   std::size_t len;
   std::uint8_t* out;
   std::size_t out_len;
+  const std::uint8_t* key = nullptr;
+  const std::uint8_t* custom = nullptr;
+  std::size_t custom_len = 0;
 };
 
 using sponge_fetch = void (*)(const void* ctx, std::size_t first, std::size_t count,
                               sponge_desc* out);
 
 struct sponge_task {
-  sponge_id alg;
+  const lwc::algorithm* alg;
   sponge_fetch fetch;
   const void* ctx;
   claim_fn claim;
   void* claim_ctx;
 };
 
-// Grain-128AEADv2 has no lanes in the engine, nor has Acorn-128 on the portable backend: the
-// backends hand them to this function, which runs the task's jobs one after the other with the
-// single-message core. It is compiled for the baseline CPU (job_by_job.cpp), so no core code is
-// built with a backend's instruction set; threads still share the batch through the task's
-// claim function.
+// Every algorithm without a lane kernel on the chosen backend runs here, one job after the
+// other with the single-message core, through its registry entry: no per-algorithm code. It is
+// compiled for the baseline CPU (job_by_job.cpp), so no core code is built with a backend's
+// instruction set; threads still share the batch through the task's claim function.
 void run_aead_job_by_job(const aead_task& t);
+void run_sponge_job_by_job(const sponge_task& t);
 
-// A backend: its entry points, compiled for one instruction set.
+using aead_kernel = void (*)(const aead_task&);
+using sponge_kernel = void (*)(const sponge_task&);
+
+// A backend: its lane kernels, indexed by the algorithm's position in the list (null where the
+// algorithm has none on this backend), compiled for one instruction set.
 struct backend_ops {
   const char* name;
   std::size_t lanes;
-  void (*aead)(const aead_task&);
-  void (*sponge)(const sponge_task&);
-  // p^rounds (12, 8 or 6) on `count` states of five words each, in place; for tests.
+  std::array<aead_kernel, algorithm_count> aead;
+  std::array<sponge_kernel, algorithm_count> sponge;
+  // Ascon's p^rounds (12, 8 or 6) on `count` states of five words each, in place; for tests.
   void (*permute)(std::uint64_t* states, std::size_t count, int rounds);
 };
 

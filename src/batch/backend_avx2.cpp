@@ -4,7 +4,7 @@
 #define LWC_SIMD_NS avx2
 #include "../simd/vec_avx2.hpp"
 #include "../simd/vec_pair.hpp"
-#include "lane_engine.hpp"
+#include "lane_kernels.hpp"
 
 namespace lwc::simd::avx2 {
 

@@ -5,7 +5,7 @@
 #define LWC_SIMD_NS avx512
 #include "../simd/vec_avx512.hpp"
 #include "../simd/vec_pair.hpp"
-#include "lane_engine.hpp"
+#include "lane_kernels.hpp"
 
 namespace lwc::simd::avx512 {
 

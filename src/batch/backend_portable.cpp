@@ -5,7 +5,7 @@
 // speed, docs/performance-acorn-grain.md).
 #define LWC_BATCH_ACORN_JOB_BY_JOB 1
 #include "../simd/vec_portable.hpp"
-#include "lane_engine.hpp"
+#include "lane_kernels.hpp"
 
 namespace lwc::simd::portable {
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../jobs/checks.hpp"
 #include "dispatch.hpp"
 #include "frontend.hpp"
 
@@ -14,6 +15,7 @@ namespace {
 
 using namespace lwc::batch;
 using namespace lwc::batch::detail;
+namespace checks = lwc::jobs::checks;
 
 options to_options(const lwc_batch_options* opt) {
   options o;
@@ -40,14 +42,13 @@ void fetch_c_hash(const void* ctx, std::size_t first, std::size_t count, sponge_
   const lwc_batch_hash_job* jobs = static_cast<const lwc_batch_hash_job*>(ctx);
   for (std::size_t k = 0; k < count; ++k) {
     const lwc_batch_hash_job& j = jobs[first + k];
-    out[k] = {j.in, j.in_len, j.out, j.out_len};
+    out[k] = {j.in, j.in_len, j.out, j.out_len};  // unkeyed: checked by the caller
   }
 }
 
 // False when an argument is wrong; else adds the bytes of the batch to *bytes.
-bool check_c_jobs(const batch_algorithm& a, std::size_t n, const lwc_batch_job* jobs,
+bool check_c_jobs(const lwc::algorithm& x, std::size_t n, const lwc_batch_job* jobs,
                   std::size_t tag_len, std::uint64_t* bytes) {
-  const lwc::algorithm& x = info(a);
   if (tag_len < x.min_tag_size || tag_len > x.tag_size) return false;
   if (n != 0 && jobs == nullptr) return false;
   for (std::size_t i = 0; i < n; ++i) {
@@ -65,7 +66,7 @@ int aead_c(const char* alg, std::size_t n, const lwc_batch_job* jobs, std::size_
            std::uint8_t* ok, bool decrypt, const lwc_batch_options* opt) noexcept {
   try {
     if (alg == nullptr) return -1;
-    const batch_algorithm& a = find_batch_algorithm(alg, true);
+    const lwc::algorithm& a = checks::resolve(alg, true);
     const options o = to_options(opt);
     const backend_ops& be = pick_backend(o);
     std::uint64_t bytes = 0;
@@ -94,7 +95,7 @@ packed_aead_inputs packed_view(const lwc::algorithm& x, std::size_t n,
   packed_aead_inputs in;
   in.keys = {j.keys, n * x.key_size};
   in.nonces = {j.nonces, n * x.nonce_size};
-  if (j.second_keys != nullptr) in.second_keys = {j.second_keys, n * 16};
+  if (j.second_keys != nullptr) in.second_keys = {j.second_keys, n * x.second_key_size};
   in.in = {{j.in, j.offsets[n]}, {j.offsets, n + 1}};
   if (j.ad_offsets != nullptr) in.ad = {{j.ad, j.ad_offsets[n]}, {j.ad_offsets, n + 1}};
   return in;
@@ -127,11 +128,12 @@ int lwc_batch_encrypt_packed(const char* alg, size_t n, const lwc_batch_packed_j
                              const lwc_batch_options* opt) {
   try {
     if (alg == nullptr || !packed_pointers_ok(n, jobs)) return -1;
-    const lwc::algorithm& x = info(find_batch_algorithm(alg, true));
+    const lwc::algorithm& x = checks::resolve(alg, true);
     if (n == 0) {
       pick_backend(to_options(opt));  // still reject an unknown backend
       return 0;
     }
+    if (jobs->second_keys != nullptr && x.second_key_size == 0) return -1;
     const packed_aead_inputs in = packed_view(x, n, *jobs);
     const std::size_t out_size = n != 0 ? jobs->offsets[n] : 0;
     if (!bytes_ok(out, out_size) || !bytes_ok(tags, n * tag_len)) return -1;
@@ -147,11 +149,12 @@ int lwc_batch_decrypt_packed(const char* alg, size_t n, const lwc_batch_packed_j
                              const lwc_batch_options* opt) {
   try {
     if (alg == nullptr || !packed_pointers_ok(n, jobs)) return -1;
-    const lwc::algorithm& x = info(find_batch_algorithm(alg, true));
+    const lwc::algorithm& x = checks::resolve(alg, true);
     if (n == 0) {
       pick_backend(to_options(opt));  // still reject an unknown backend
       return 0;
     }
+    if (jobs->second_keys != nullptr && x.second_key_size == 0) return -1;
     const packed_aead_inputs in = packed_view(x, n, *jobs);
     const std::size_t out_size = n != 0 ? jobs->offsets[n] : 0;
     if (!bytes_ok(out, out_size) || !bytes_ok(tags, n * tag_len)) return -1;
@@ -172,8 +175,10 @@ int lwc_batch_hash(const char* alg, size_t n, const lwc_batch_hash_job* jobs,
                    const lwc_batch_options* opt) {
   try {
     if (alg == nullptr || (n != 0 && jobs == nullptr)) return -1;
-    const batch_algorithm& a = find_batch_algorithm(alg, false);
-    const lwc::algorithm& x = info(a);
+    const lwc::algorithm& x = checks::resolve(alg, false);
+    // The C job carries no key or customization string: MACs, PRFs and CXOFs are batched
+    // through the C++ API (lwc::batch::hash with hash_job::key / customization).
+    if (x.is_keyed() || x.max_customization_size != 0) return -1;
     const options o = to_options(opt);
     const backend_ops& be = pick_backend(o);
     std::uint64_t bytes = 0;
@@ -181,9 +186,10 @@ int lwc_batch_hash(const char* alg, size_t n, const lwc_batch_hash_job* jobs,
       if (!bytes_ok(jobs[i].in, jobs[i].in_len) || !bytes_ok(jobs[i].out, jobs[i].out_len))
         return -1;
       if (x.max_output_size != 0 && jobs[i].out_len != x.output_size) return -1;
+      if (jobs[i].in_len > x.max_input_size) return -1;
       bytes += jobs[i].in_len + jobs[i].out_len;
     }
-    run_sponge(be, a, n, fetch_c_hash, jobs, bytes, o.threads);
+    run_sponge(be, x, n, fetch_c_hash, jobs, bytes, o.threads);
     return 0;
   } catch (...) {
     return -1;
@@ -196,7 +202,7 @@ int lwc_batch_hash_packed(const char* alg, size_t n, const uint8_t* in, const si
     if (alg == nullptr || offsets == nullptr) return -1;
     const std::size_t in_size = n != 0 ? offsets[n] : 0;
     if (!bytes_ok(in, in_size) || !bytes_ok(out, n * out_len)) return -1;
-    hash_packed(alg, {{in, in_size}, {offsets, n + 1}}, {out, n * out_len}, out_len,
+    hash_packed(alg, packed{{in, in_size}, {offsets, n + 1}}, {out, n * out_len}, out_len,
                 to_options(opt));
     return 0;
   } catch (...) {

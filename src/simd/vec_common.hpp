@@ -8,3 +8,39 @@
 #else
 #define LWC_SIMD_INLINE inline
 #endif
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+
+namespace lwc::simd {
+
+// What a lane-vector type must provide for the batch engine's lane kernels: V::lanes 64-bit
+// lanes, lane-wise logic, shifts and rotations, and block loads/stores that gather one word
+// per lane from each lane's own pointer at a common offset, in either byte order. A new
+// backend (NEON, say) is one header with such a type and one translation unit that
+// instantiates the kernels for it (src/batch/backend_*.cpp).
+template <class V>
+concept lane_vector = requires(const V& a, const V& b, const V& c, std::uint64_t* words,
+                               const std::uint8_t* const* src, std::uint8_t* const* dst,
+                               V (&blocks)[2]) {
+  { V::lanes } -> std::convertible_to<std::size_t>;
+  { V::set1(std::uint64_t{}) } -> std::same_as<V>;
+  { V::load(static_cast<const std::uint64_t*>(words)) } -> std::same_as<V>;
+  a.store(words);
+  { a ^ b } -> std::same_as<V>;
+  { V::not_(a) } -> std::same_as<V>;
+  { V::and_(a, b) } -> std::same_as<V>;
+  { V::xor3(a, b, c) } -> std::same_as<V>;
+  { V::xor_andn(a, b, c) } -> std::same_as<V>;
+  { V::and_xor(a, b, c) } -> std::same_as<V>;
+  { V::template rotr<1>(a) } -> std::same_as<V>;
+  { V::template shr<1>(a) } -> std::same_as<V>;
+  { V::template shl<1>(a) } -> std::same_as<V>;
+  V::template load_blocks<true>(src, std::size_t{}, blocks);
+  V::template load_blocks<false>(src, std::size_t{}, blocks);
+  V::template store_blocks<true>(dst, std::size_t{}, static_cast<const V(&)[2]>(blocks));
+  V::template store_blocks<false>(dst, std::size_t{}, static_cast<const V(&)[2]>(blocks));
+};
+
+}  // namespace lwc::simd

@@ -1,5 +1,6 @@
-// The multi-message engine, written once over a lane-vector type V and instantiated by each
-// backend translation unit inside its own namespace (LWC_SIMD_NS). V::lanes states are held
+// The Ascon lane kernels (AEADs with 16-byte nonces, unkeyed hashes and XOFs of rate 8),
+// written once over a lane-vector type V and instantiated by each backend translation unit
+// inside its own namespace (LWC_SIMD_NS), through lane_kernels.hpp. V::lanes states are held
 // as five lane vectors; every step absorbs one full block into every lane and runs the
 // mode's block permutation on all of them. Each lane follows its own job: when a lane's job
 // has no full block left, the lane is refilled at once with the next job, so a batch of
@@ -16,9 +17,6 @@
 // (include/lwc/ascon/aead.hpp, hash.hpp), so the results equal the single-message code.
 // Only those structs' compile-time constants are used here: no inline function of the core
 // is called, so nothing compiled with this unit's instruction set escapes its namespace.
-// Acorn-128 runs in lanes of its own (acorn_lanes.hpp), except on the portable backend.
-// Grain-128AEADv2 has no lanes here: the entry point passes it on to the baseline-compiled
-// run_aead_job_by_job (backend.hpp).
 #pragma once
 
 #include <bit>
@@ -30,21 +28,18 @@
 #include <lwc/ascon/aead.hpp>
 #include <lwc/ascon/hash.hpp>
 
-#include "../simd/permute_lanes.hpp"
-#include "backend.hpp"
+#include "../../simd/permute_lanes.hpp"
+#include "../backend.hpp"
 
 #ifndef LWC_SIMD_NS
-#error "define LWC_SIMD_NS (the backend namespace) before including lane_engine.hpp"
+#error "include lanes/ascon.hpp through lane_kernels.hpp"
 #endif
 
 namespace lwc::simd::LWC_SIMD_NS {
 
 using lwc::batch::detail::aead_desc;
-using lwc::batch::detail::aead_id;
 using lwc::batch::detail::aead_task;
-using lwc::batch::detail::backend_ops;
 using lwc::batch::detail::sponge_desc;
-using lwc::batch::detail::sponge_id;
 using lwc::batch::detail::sponge_task;
 
 namespace eng {
@@ -633,15 +628,7 @@ class sponge_engine {
   size_t pend_n_ = 0, pend_i_ = 0;
 };
 
-}  // namespace eng
-}  // namespace lwc::simd::LWC_SIMD_NS
-
-#include "acorn_lanes.hpp"
-
-namespace lwc::simd::LWC_SIMD_NS {
-namespace eng {
-
-// ---- entry points ---------------------------------------------------------------------------
+// ---- the lane kernels of the Ascon algorithms ------------------------------------------------
 
 template <class V, class Params>
 void run_aead(const aead_task& t) {
@@ -654,47 +641,34 @@ void run_aead(const aead_task& t) {
   }
 }
 
-// Whether this backend runs Acorn-128 in lanes; the portable backend leaves it to the core's
-// BMI2 path job by job, which measured faster than its plain 64-bit lanes
-// (docs/performance-acorn-grain.md).
-#ifdef LWC_BATCH_ACORN_JOB_BY_JOB
-inline constexpr bool acorn_in_lanes = false;
-#else
-inline constexpr bool acorn_in_lanes = true;
-#endif
-
-template <class V>
-void aead_entry(const aead_task& t) {
-  namespace d = lwc::ascon::detail;
-  switch (t.alg) {
-    case aead_id::aead128: return run_aead<V, d::aead128_traits>(t);
-    case aead_id::ascon128: return run_aead<V, d::v12_128_traits>(t);
-    case aead_id::ascon128a: return run_aead<V, d::v12_128a_traits>(t);
-    case aead_id::ascon80pq: return run_aead<V, d::v12_80pq_traits>(t);
-    case aead_id::acorn128:
-      if constexpr (acorn_in_lanes) return acorn_lanes::run<V>(t);
-      else return lwc::batch::detail::run_aead_job_by_job(t);
-    case aead_id::grain128aead: return lwc::batch::detail::run_aead_job_by_job(t);
-  }
-}
-
 template <class V, class Params>
 void run_sponge(const sponge_task& t) {
   sponge_engine<V, Params> e(t);
   e.run();
 }
 
-template <class V>
-void sponge_entry(const sponge_task& t) {
-  namespace d = lwc::ascon::detail;
-  switch (t.alg) {
-    case sponge_id::hash256: return run_sponge<V, d::hash256_params>(t);
-    case sponge_id::xof128: return run_sponge<V, d::xof128_params>(t);
-    case sponge_id::v12_hash: return run_sponge<V, d::v12_hash_params>(t);
-    case sponge_id::v12_xof: return run_sponge<V, d::v12_xof_params>(t);
-  }
-}
+template <class Params>
+struct ascon_aead_lanes {
+  template <class V>
+  static void aead(const aead_task& t) { run_aead<V, Params>(t); }
+};
+template <class Params>
+struct ascon_sponge_lanes {
+  template <class V>
+  static void sponge(const sponge_task& t) { run_sponge<V, Params>(t); }
+};
 
+namespace ad = lwc::ascon::detail;
+template <> struct lane_kernel<lwc::ascon::aead128> : ascon_aead_lanes<ad::aead128_traits> {};
+template <> struct lane_kernel<lwc::ascon::v12::ascon128> : ascon_aead_lanes<ad::v12_128_traits> {};
+template <> struct lane_kernel<lwc::ascon::v12::ascon128a> : ascon_aead_lanes<ad::v12_128a_traits> {};
+template <> struct lane_kernel<lwc::ascon::v12::ascon80pq> : ascon_aead_lanes<ad::v12_80pq_traits> {};
+template <> struct lane_kernel<lwc::ascon::hash256> : ascon_sponge_lanes<ad::hash256_params> {};
+template <> struct lane_kernel<lwc::ascon::xof128> : ascon_sponge_lanes<ad::xof128_params> {};
+template <> struct lane_kernel<lwc::ascon::v12::hash> : ascon_sponge_lanes<ad::v12_hash_params> {};
+template <> struct lane_kernel<lwc::ascon::v12::xof> : ascon_sponge_lanes<ad::v12_xof_params> {};
+
+// p^rounds on `count` states of five words, for the tests of the lane permutation.
 template <class V>
 void permute_entry(u64* states, size_t count, int rounds) {
   alignas(64) u64 s[5][V::lanes];
@@ -711,11 +685,4 @@ void permute_entry(u64* states, size_t count, int rounds) {
 }
 
 }  // namespace eng
-
-// Constant-initialized (no dynamic initializer runs this unit's code at program start).
-template <class V>
-constexpr backend_ops make_ops(const char* name) {
-  return {name, V::lanes, &eng::aead_entry<V>, &eng::sponge_entry<V>, &eng::permute_entry<V>};
-}
-
 }  // namespace lwc::simd::LWC_SIMD_NS

@@ -1,5 +1,5 @@
 // Acorn-128 in lanes: one job per 64-bit lane, V::lanes jobs advancing 32 steps at a time.
-// Included by lane_engine.hpp inside the backend's namespace, so everything here is compiled
+// Included by lane_kernels.hpp inside the backend's namespace, so everything here is compiled
 // with that backend's instruction set and stays in it; nothing of the single-message core
 // (include/lwc/acorn/acorn128.hpp) is called, only its algorithm is restated for lane vectors.
 //
@@ -27,7 +27,7 @@
 #include <cstring>
 
 #ifndef LWC_SIMD_NS
-#error "define LWC_SIMD_NS (the backend namespace) before including acorn_lanes.hpp"
+#error "include lanes/acorn.hpp through lane_kernels.hpp"
 #endif
 
 namespace lwc::simd::LWC_SIMD_NS::eng::acorn_lanes {
@@ -446,3 +446,17 @@ void run(const aead_task& t) {
 }
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng::acorn_lanes
+
+namespace lwc::simd::LWC_SIMD_NS::eng {
+
+// The portable backend leaves Acorn-128 to the core's BMI2 path job by job, which measured
+// faster than its plain 64-bit lanes (docs/performance-acorn-grain.md).
+#ifndef LWC_BATCH_ACORN_JOB_BY_JOB
+template <>
+struct lane_kernel<lwc::acorn::acorn128> {
+  template <class V>
+  static void aead(const aead_task& t) { acorn_lanes::run<V>(t); }
+};
+#endif
+
+}  // namespace lwc::simd::LWC_SIMD_NS::eng

@@ -1,0 +1,108 @@
+// The one list of lwc's algorithms, as C++ types. Everything else is generated from it: the
+// run-time registry (registry.hpp) that the C ABI, Python, the CLI, the KAT driver and the
+// benchmarks iterate; the batch engine's job-by-job path and the CUDA engine's kernels, which
+// are instantiated for every entry; the tests that check that no surface lists fewer.
+//
+// Adding an algorithm: its header folder include/lwc/<family>/, one `listed<...>` line below
+// (with a provenance, new or shared), its KAT files in tests/vectors/<family>/. CONTRIBUTING.md
+// has the whole recipe, and the optional fast paths (SIMD lanes, GPU warp kernels).
+//
+// Order is the order users see in listings.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <utility>
+
+#include "acorn/acorn128.hpp"
+#include "ascon.hpp"
+#include "grain/grain128aead.hpp"
+
+namespace lwc {
+
+template <class... T>
+struct type_list {
+  static constexpr std::size_t size = sizeof...(T);
+};
+
+// Where an algorithm's definition comes from, and the family (its folder under include/lwc/)
+// it belongs to.
+struct provenance {
+  std::string_view family;
+  std::string_view standard;
+};
+
+// One entry of the list: the algorithm's class (the single-message core) and its provenance.
+template <class Algorithm, const provenance& Source>
+struct listed {
+  using type = Algorithm;
+  static constexpr const provenance& source = Source;
+};
+
+namespace provenances {
+inline constexpr provenance ascon_sp800_232{"ascon", "NIST SP 800-232"};
+inline constexpr provenance ascon_v12{"ascon", "Ascon v1.2"};
+inline constexpr provenance ascon_v13{"ascon", "Ascon v1.3 (ascon-c)"};
+inline constexpr provenance acorn_v3{"acorn", "ACORN v3 (CAESAR)"};
+inline constexpr provenance grain_v2{"grain", "Grain-128AEADv2 (NIST LWC final round)"};
+}  // namespace provenances
+
+namespace pv = provenances;
+
+using algorithm_list = type_list<
+    listed<ascon::aead128, pv::ascon_sp800_232>,
+    listed<ascon::hash256, pv::ascon_sp800_232>,
+    listed<ascon::xof128, pv::ascon_sp800_232>,
+    listed<ascon::cxof128, pv::ascon_sp800_232>,
+    listed<ascon::v12::ascon128, pv::ascon_v12>,
+    listed<ascon::v12::ascon128a, pv::ascon_v12>,
+    listed<ascon::v12::ascon80pq, pv::ascon_v12>,
+    listed<ascon::v12::hash, pv::ascon_v12>,
+    listed<ascon::v12::hasha, pv::ascon_v12>,
+    listed<ascon::v12::xof, pv::ascon_v12>,
+    listed<ascon::v12::xofa, pv::ascon_v12>,
+    listed<ascon::v12::mac, pv::ascon_v12>,
+    listed<ascon::v12::prf, pv::ascon_v12>,
+    listed<ascon::v12::prfshort, pv::ascon_v12>,
+    listed<ascon::v12::maca, pv::ascon_v12>,
+    listed<ascon::v12::prfa, pv::ascon_v12>,
+    listed<ascon::v13::mac, pv::ascon_v13>,
+    listed<ascon::v13::prf, pv::ascon_v13>,
+    listed<ascon::v13::prfshort, pv::ascon_v13>,
+    listed<acorn::acorn128, pv::acorn_v3>,
+    listed<grain::grain128aead, pv::grain_v2>>;
+
+// ---- walking the list at compile time ------------------------------------------------------
+
+// The I-th entry's algorithm type.
+template <std::size_t I, class List = algorithm_list>
+struct list_element;
+template <std::size_t I, class First, class... Rest>
+struct list_element<I, type_list<First, Rest...>> : list_element<I - 1, type_list<Rest...>> {};
+template <class First, class... Rest>
+struct list_element<0, type_list<First, Rest...>> {
+  using entry = First;
+  using type = typename First::type;
+};
+template <std::size_t I>
+using list_algorithm = typename list_element<I>::type;
+
+inline constexpr std::size_t algorithm_count = algorithm_list::size;
+
+// Calls f.template operator()<I, Entry>() for every entry, in list order.
+template <class F, class... E>
+constexpr void for_each_listed(type_list<E...>, F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (f.template operator()<I, E>(), ...);
+  }(std::make_index_sequence<sizeof...(E)>{});
+}
+template <class F>
+constexpr void for_each_listed(F&& f) {
+  for_each_listed(algorithm_list{}, static_cast<F&&>(f));
+}
+
+// AEADs expose encrypt/decrypt; the other kinds are incremental hash objects.
+template <class A>
+inline constexpr bool is_aead_v = A::kind == algorithm_kind::aead;
+
+}  // namespace lwc
