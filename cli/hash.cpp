@@ -104,7 +104,9 @@ class small_files {
   small_files() : arena_(std::make_unique<std::uint8_t[]>(small_bytes + small_file + 1)) {}
 
   bool accepts(const job& j) const {
+    // CXOFs and MACs/PRFs take their customization string or key one file at a time.
     return lwc::batch::supports(j.alg->name) && j.alg->kind != algorithm_kind::cxof &&
+           !j.alg->is_keyed() &&
            (count() == 0 || (j.alg == alg_ && j.length == length_));
   }
   bool full() const { return count() == small_group || offsets_.back() >= small_bytes; }

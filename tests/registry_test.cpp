@@ -1,7 +1,10 @@
 // The registry's own invariants, and the error reporting of its generic entry points.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -107,6 +110,34 @@ TEST(Registry, TypedApiRejectsBadSizes) {
   lwc::ascon::hash256 h;
   std::array<std::uint8_t, 33> big{};
   EXPECT_THROW(h.squeeze(big), std::invalid_argument);
+}
+
+// The README's algorithm table names every registered algorithm and nothing else, so the docs
+// cannot fall behind the list.
+TEST(Registry, ReadmeTableListsEveryAlgorithm) {
+  std::ifstream f(LWC_README_PATH);
+  ASSERT_TRUE(f) << "cannot read " << LWC_README_PATH;
+  std::stringstream text;
+  text << f.rdbuf();
+  const std::string readme = text.str();
+  const std::size_t begin = readme.find("<!-- algorithms:begin -->");
+  const std::size_t end = readme.find("<!-- algorithms:end -->");
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  std::set<std::string> documented;
+  std::istringstream rows(readme.substr(begin, end - begin));
+  const std::regex name("`([a-z0-9-]+)`");
+  for (std::string row; std::getline(rows, row);) {
+    if (row.rfind("| `", 0) != 0) continue;
+    const std::string first_cell = row.substr(1, row.find('|', 1) - 1);
+    for (auto it = std::sregex_iterator(first_cell.begin(), first_cell.end(), name);
+         it != std::sregex_iterator(); ++it)
+      EXPECT_TRUE(documented.insert((*it)[1]).second) << (*it)[1] << " listed twice";
+  }
+  std::set<std::string> registered;
+  for (const auto& a : lwc::algorithms()) registered.insert(std::string(a.name));
+  for (const std::string& n : registered) EXPECT_TRUE(documented.count(n)) << n << " missing from README.md";
+  for (const std::string& n : documented) EXPECT_TRUE(registered.count(n)) << n << " in README.md is not registered";
 }
 
 }  // namespace

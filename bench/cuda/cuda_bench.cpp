@@ -22,7 +22,7 @@
 namespace {
 
 namespace lc = lwc::cuda;
-namespace lb = lwc::batch;
+namespace lb = lwc::jobs;
 
 void ok(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));

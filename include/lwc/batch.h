@@ -69,10 +69,11 @@ typedef struct lwc_batch_hash_job {
   size_t out_len;
 } lwc_batch_hash_job;
 
-/* Algorithms: "ascon-aead128" (tag_len 4..16), "ascon-128", "ascon-128a", "ascon-80pq",
- * "acorn-128" (tag_len 16), "grain-128aead" (tag_len 8); "ascon-hash256", "ascon-hash"
- * (32-byte digests), "ascon-xof128", "ascon-xof". Second keys (nonce masking) only for
- * ascon-aead128. */
+/* Algorithms: every registered one (lwc_algorithm_count / lwc_algorithm_name), AEADs with
+ * their own key, nonce and tag sizes (tag_len: the full tag, or a truncation the algorithm
+ * allows), second keys only where the algorithm has nonce masking; unkeyed hashes and XOFs
+ * (the hash jobs carry no key or customization string: MACs, PRFs and CXOFs return -1 here and
+ * are batched through the C++ API). */
 LWC_BATCH_API int lwc_batch_encrypt(const char* alg, size_t n, const lwc_batch_job* jobs,
                                     size_t tag_len, const lwc_batch_options* opt);
 /* ok (n bytes, or NULL) receives 1 for each job that verified, else 0. */

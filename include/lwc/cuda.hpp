@@ -1,8 +1,10 @@
 // The CUDA batch engine: many independent messages at once on an NVIDIA GPU, one thread per
-// message. The jobs are those of the CPU batch engine (<lwc/batch.hpp>): packed buffers plus
-// offsets, a key and nonce per job, optional associated data and nonce-masking keys, and the
-// results equal lwc::batch and the single-message functions byte for byte. The Ascon kernels
-// stage each warp's bytes through shared memory; Acorn-128 and Grain-128AEADv2 run the
+// message, for every algorithm of the registry. The jobs and their checks are those of the
+// CPU batch engine (<lwc/jobs.hpp>): packed buffers plus offsets, a key and nonce per job,
+// optional associated data and nonce-masking keys (hashes: keys for MACs and PRFs,
+// customization strings for CXOFs), and the results equal lwc::batch and the single-message
+// functions byte for byte. Algorithms with a warp kernel (Ascon-AEAD128, -128, -128a,
+// -Hash256, -XOF128) stage each warp's bytes through shared memory; all others run the
 // single-message code on each thread's job directly. Link with lwc::cuda (built when CMake
 // finds nvcc); this header needs no CUDA header.
 //
@@ -29,8 +31,8 @@
 #include <string>
 #include <string_view>
 
-#include "batch.hpp"
 #include "common/span.hpp"
+#include "jobs.hpp"
 
 struct CUstream_st;
 
@@ -55,24 +57,27 @@ int device_count() noexcept;
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"; throws no_device.
 std::string device_description(int device = -1);
 
-// "ascon-aead128", "ascon-128", "ascon-128a", "ascon-hash256", "ascon-xof128", "acorn-128",
-// "grain-128aead" (12-byte nonces, 8-byte tags).
+// Every registered algorithm, in registry order (the kernels are instantiated from the list).
 std::span<const std::string_view> algorithms() noexcept;
 bool supports(std::string_view algorithm) noexcept;
 
 // ---- device memory ----------------------------------------------------------------------------
 // `in` and every span here refer to device memory on the current device (cudaSetDevice).
-// tag_len as in lwc::batch: 4..16 for ascon-aead128, the full tag otherwise; batch::full_tag
+// tag_len as in lwc::batch: 4..16 for ascon-aead128, the full tag otherwise; jobs::full_tag
 // stands for the algorithm's full tag.
 
-void encrypt_packed_async(std::string_view algorithm, const batch::packed_aead_inputs& in,
+void encrypt_packed_async(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
                           bytes_span out, bytes_span tags, std::size_t tag_len, stream_t stream);
 // ok[i] = 1 when job i verified, else 0 and job i's output is zeroed.
-void decrypt_packed_async(std::string_view algorithm, const batch::packed_aead_inputs& in,
+void decrypt_packed_async(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
                           bytes_view tags, bytes_span out, std::span<std::uint8_t> ok,
                           std::size_t tag_len, stream_t stream);
-void hash_packed_async(std::string_view algorithm, const batch::packed& in, bytes_span out,
+void hash_packed_async(algorithm_ref algorithm, const jobs::packed_hash_inputs& in, bytes_span out,
                        std::size_t out_len, stream_t stream);
+inline void hash_packed_async(algorithm_ref algorithm, const jobs::packed& in, bytes_span out,
+                              std::size_t out_len, stream_t stream) {
+  hash_packed_async(algorithm, jobs::packed_hash_inputs{in}, out, out_len, stream);
+}
 
 // ---- host memory ------------------------------------------------------------------------------
 
@@ -84,16 +89,20 @@ struct host_options {
 };
 
 // Same arguments and results as lwc::batch::encrypt_packed / decrypt_packed / hash_packed.
-void encrypt_packed(std::string_view algorithm, const batch::packed_aead_inputs& in,
-                    bytes_span out, bytes_span tags, std::size_t tag_len = batch::full_tag,
+void encrypt_packed(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
+                    bytes_span out, bytes_span tags, std::size_t tag_len = jobs::full_tag,
                     const host_options& opt = {});
-[[nodiscard]] std::size_t decrypt_packed(std::string_view algorithm,
-                                         const batch::packed_aead_inputs& in, bytes_view tags,
+[[nodiscard]] std::size_t decrypt_packed(algorithm_ref algorithm,
+                                         const jobs::packed_aead_inputs& in, bytes_view tags,
                                          bytes_span out, std::span<std::uint8_t> ok,
-                                         std::size_t tag_len = batch::full_tag,
+                                         std::size_t tag_len = jobs::full_tag,
                                          const host_options& opt = {});
-void hash_packed(std::string_view algorithm, const batch::packed& in, bytes_span out,
+void hash_packed(algorithm_ref algorithm, const jobs::packed_hash_inputs& in, bytes_span out,
                  std::size_t out_len, const host_options& opt = {});
+inline void hash_packed(algorithm_ref algorithm, const jobs::packed& in, bytes_span out,
+                        std::size_t out_len, const host_options& opt = {}) {
+  hash_packed(algorithm, jobs::packed_hash_inputs{in}, out, out_len, opt);
+}
 
 // Page-locked host memory: batches in it are copied by DMA directly, without staging.
 class pinned_buffer {

@@ -86,8 +86,13 @@ struct hash_job {
 
 struct packed_hash_inputs {
   packed in;
-  bytes_view keys = {};        // MACs and PRFs: n * key size; others: empty
-  packed customization = {};   // CXOFs: no offsets (no customization) or n + 1 offsets
+  bytes_view keys;        // MACs and PRFs: n * key size; others: empty
+  packed customization;   // CXOFs: no offsets (no customization) or n + 1 offsets
+
+  // A constructor rather than an aggregate, so that a call given {data, offsets} picks the
+  // engines' overload for plain packed messages without ambiguity.
+  packed_hash_inputs(packed messages, bytes_view keys_ = {}, packed customization_ = {}) noexcept
+      : in(messages), keys(keys_), customization(customization_) {}
 };
 
 }  // namespace jobs

@@ -378,22 +378,32 @@ def decrypt(name: str, keys: Any, nonces: Any, ciphertexts: Any, associated_data
     return _plaintexts(out, ok, jobs, tag)
 
 
-def hash(name: str, messages: Any, *, length: Optional[int] = None,
-         threads: Optional[int] = None, backend: Optional[str] = None,
+def hash(name: str, messages: Any, *, length: Optional[int] = None, keys: Any = None,
+         customization: Any = None, threads: Optional[int] = None, backend: Optional[str] = None,
          device: Literal["cpu", "cuda"] = "cpu"):
     """Hashes every message: a list of digests, or an N x length array for array input.
 
-    ``length``: output bytes per message for an XOF (default 32); hashes give their digest size.
+    Every hash, XOF, CXOF, MAC and PRF of the registry. ``length``: output bytes per message for
+    an XOF or PRF (default: the algorithm's default output size); hashes and MACs give their
+    fixed size. ``keys``: MACs and PRFs, one key per message (a list, or an N x key-size array).
+    ``customization``: CXOFs, one customization string per message (a list; default none).
     ``device="cuda"``: on the GPU (see the module documentation); CUDA arrays in give CUDA
-    arrays out.
+    arrays out (unkeyed algorithms without customization only).
     """
     on_gpu = _on_gpu(device, messages=messages)
     info = next((i for i in _lwc.registry() if i["name"] == name), None)
-    if info is None or info["kind"] not in ("hash", "xof"):
-        raise ValueError(f"unknown hash or XOF {name!r}")
-    if info["kind"] == "hash":
+    if info is None or info["kind"] == "aead":
+        raise ValueError(f"unknown hash, XOF, MAC or PRF {name!r}")
+    keyed = info["kind"] in ("mac", "prf")
+    if keyed and keys is None:
+        raise ValueError(f"{name}: keys are required, one {info['key_size']}-byte key per message")
+    if not keyed and keys is not None:
+        raise ValueError(f"{name} takes no key")
+    if customization is not None and info["kind"] != "cxof":
+        raise ValueError(f"{name} takes no customization string")
+    if info["max_output_size"] is not None:
         if length not in (None, info["output_size"]):
-            raise ValueError(f"{name}: the digest is {info['output_size']} bytes, got length={length!r}")
+            raise ValueError(f"{name}: the output is {info['output_size']} bytes, got length={length!r}")
         length = info["output_size"]
     elif length is None:
         length = info["output_size"]
@@ -402,12 +412,21 @@ def hash(name: str, messages: Any, *, length: Optional[int] = None,
     if device == "cuda":
         _require_cuda(name, threads, backend)
     if on_gpu:
+        if keys is not None or customization is not None:
+            raise ValueError(f"{name}: keys and customization strings need host inputs, not CUDA arrays")
         return _cuda_arrays.hash(name, length, messages)
     packed, offsets, n, common = _pack(messages, "messages")
+    key_buf = _fixed_bytes(keys, n, info["key_size"], "keys") if keyed else None
+    custom = custom_offsets = None
+    if customization is not None:
+        custom, custom_offsets, m, _ = _pack(customization, "customization")
+        if m != n:
+            raise ValueError(f"customization: expected {n} entries (one per message), got {m}")
     if device == "cuda":
-        out = _lwc._cuda_hash(name, packed, offsets, length)
+        out = _lwc._cuda_hash(name, packed, offsets, length, key_buf, custom, custom_offsets)
     else:
-        out = _lwc._batch_hash(name, packed, offsets, length, threads, backend)
+        out = _lwc._batch_hash(name, packed, offsets, length, key_buf, custom, custom_offsets,
+                               threads, backend)
     if common is not None:
         import numpy as np
         return np.frombuffer(out, dtype=np.uint8).reshape(n, length).copy()

@@ -635,25 +635,46 @@ nb::tuple batch_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
   return nb::make_tuple(out_obj, ok_obj);
 }
 
+// The optional per-job keys (MACs, PRFs) and customization strings (CXOFs) of a hash batch,
+// as the engines' packed form; sizes are checked by the engines (lwc::jobs::checks).
+struct hash_extras {
+  readable keys, custom, custom_offsets;
+  std::vector<std::size_t> custom_off;
+  hash_extras(nb::handle keys_obj, nb::handle custom_obj, nb::handle custom_offsets_obj, std::size_t n)
+      : keys(keys_obj, "keys", true),
+        custom(custom_obj, "customization", true),
+        custom_offsets(custom_offsets_obj, "customization offsets", true) {
+    if (custom_offsets.size() == 0) return;
+    std::size_t m = 0;
+    const auto off = offsets_of(custom_offsets, m, "customization");
+    if (m != n) value_error("customization: " + num(m) + " entries for " + num(n) + " messages");
+    check_offsets(off, custom.size(), "customization");
+    custom_off.assign(off.begin(), off.end());
+  }
+  lwc::jobs::packed_hash_inputs inputs(lwc::jobs::packed messages) const {
+    lwc::jobs::packed_hash_inputs in(messages, keys.view());
+    if (!custom_off.empty()) in.customization = {custom.view(), custom_off};
+    return in;
+  }
+};
+
 nb::object batch_hash(const std::string& name, nb::handle data_obj, nb::handle offsets_obj,
-                      std::size_t out_len, nb::handle threads, nb::handle backend) {
+                      std::size_t out_len, nb::handle keys_obj, nb::handle custom_obj,
+                      nb::handle custom_offsets_obj, nb::handle threads, nb::handle backend) {
   if (!lwc::batch::supports(name))
     value_error("the batch engine does not run '" + name + "' (batch algorithms: see lwc.batch.algorithms())");
   const readable data(data_obj, "messages"), offsets(offsets_obj, "offsets");
   std::size_t n = 0;
   const auto off = offsets_of(offsets, n, "message");
   check_offsets(off, data.size(), "message");
+  const hash_extras extras(keys_obj, custom_obj, custom_offsets_obj, n);
   std::uint8_t* out = nullptr;
   nb::object out_obj = new_bytes(n * out_len, out);
   std::string backend_name;
   const lwc::batch::options opt = batch_options(threads, backend, backend_name);
-  std::vector<lwc::batch::hash_job> jobs(n);
-  for (std::size_t i = 0; i < n; ++i)
-    jobs[i] = {{data.data() + off[i], static_cast<std::size_t>(off[i + 1] - off[i])},
-               {out + i * out_len, out_len}};
   try {
     nb::gil_scoped_release unlocked;
-    lwc::batch::hash(name, jobs, opt);
+    lwc::batch::hash_packed(name, extras.inputs({data.view(), off}), {out, n * out_len}, out_len, opt);
   } catch (const std::invalid_argument& e) {
     value_error(e.what());
   }
@@ -665,7 +686,9 @@ void register_batch(nb::module_& m) {
         "data"_a.none(), "offsets"_a.none(), "ad"_a.none(), "ad_offsets"_a.none(),
         "second_keys"_a.none(), "tag_len"_a, "threads"_a.none(), "backend"_a.none());
   m.def("_batch_hash", &batch_hash, "name"_a, "data"_a.none(), "offsets"_a.none(), "out_len"_a,
-        "threads"_a.none(), "backend"_a.none());
+        "keys"_a.none() = nb::none(), "customization"_a.none() = nb::none(),
+        "customization_offsets"_a.none() = nb::none(), "threads"_a.none() = nb::none(),
+        "backend"_a.none() = nb::none());
   m.def("_batch_algorithms", [] {
     nb::list l;
     for (auto n : lwc::batch::algorithms()) l.append(nb::str(n.data(), n.size()));
@@ -757,15 +780,19 @@ nb::tuple cuda_aead(bool decrypt, const std::string& name, nb::handle keys_obj, 
 }
 
 nb::object cuda_hash(const std::string& name, nb::handle data_obj, nb::handle offsets_obj,
-                     std::size_t out_len) {
+                     std::size_t out_len, nb::handle keys_obj, nb::handle custom_obj,
+                     nb::handle custom_offsets_obj) {
   require_cuda_algorithm(name);
   const readable data(data_obj, "messages"), offsets(offsets_obj, "offsets");
   std::size_t n = 0;
   const auto off = offsets_of(offsets, n, "message");
   check_offsets(off, data.size(), "message");
+  const hash_extras extras(keys_obj, custom_obj, custom_offsets_obj, n);
   std::uint8_t* out = nullptr;
   nb::object out_obj = new_bytes(n * out_len, out);
-  run_cuda([&] { lwc::cuda::hash_packed(name, {data.view(), off}, {out, n * out_len}, out_len); });
+  run_cuda([&] {
+    lwc::cuda::hash_packed(name, extras.inputs({data.view(), off}), {out, n * out_len}, out_len);
+  });
   return out_obj;
 }
 
@@ -814,7 +841,9 @@ void register_cuda(nb::module_& m) {
   m.def("_cuda_aead", &cuda_aead, "decrypt"_a, "name"_a, "keys"_a.none(), "nonces"_a.none(),
         "data"_a.none(), "offsets"_a.none(), "ad"_a.none(), "ad_offsets"_a.none(),
         "second_keys"_a.none(), "tags"_a.none(), "tag_len"_a);
-  m.def("_cuda_hash", &cuda_hash, "name"_a, "data"_a.none(), "offsets"_a.none(), "out_len"_a);
+  m.def("_cuda_hash", &cuda_hash, "name"_a, "data"_a.none(), "offsets"_a.none(), "out_len"_a,
+        "keys"_a.none() = nb::none(), "customization"_a.none() = nb::none(),
+        "customization_offsets"_a.none() = nb::none());
   m.def("_cuda_aead_async", &cuda_aead_async, "decrypt"_a, "name"_a, "keys"_a, "nonces"_a,
         "data"_a, "offsets"_a, "ad"_a, "ad_offsets"_a, "second_keys"_a, "out"_a, "tags"_a, "ok"_a,
         "tag_len"_a, "stream"_a);

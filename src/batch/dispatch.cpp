@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "../simd/cpu_features.hpp"
+#include <lwc/common/cpu_features.hpp>
 
 namespace lwc::batch::detail {
 
@@ -16,7 +16,7 @@ struct registry {
   const backend_ops* chosen = nullptr;
 
   registry() {
-    [[maybe_unused]] const simd::cpu_features cpu = simd::detect_cpu();
+    [[maybe_unused]] const lwc::cpu_features& cpu = lwc::host_cpu();
 #if defined(LWC_BATCH_HAVE_AVX512)
     if (cpu.avx512) list[count++] = &simd::avx512::ops;
 #endif

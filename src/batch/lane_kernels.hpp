@@ -38,7 +38,8 @@ struct lane_kernel {};
 
 }  // namespace lwc::simd::LWC_SIMD_NS
 
-// The families with lane kernels.
+// The scheduler every lane kernel runs under, and the families with lane kernels.
+#include "lanes/scheduler.hpp"
 #include "lanes/ascon.hpp"
 #include "lanes/acorn.hpp"
 

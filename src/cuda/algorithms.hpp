@@ -1,47 +1,53 @@
-// The algorithms of the CUDA engine and their sizes, shared by the host API, the kernels'
-// launchers and the host emulation.
+// The algorithms of the CUDA engine: every entry of the algorithm list, with the sizes of its
+// registry entry (never restated here). `algo` is the entry's position in the list, the index
+// of the launch table (launch.hpp) and of the host emulation.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include <lwc/registry.hpp>
+
 namespace lwc::cuda::detail {
 
-enum class algo : std::uint8_t { aead128, ascon128, ascon128a, hash256, xof128, acorn128, grain128aead };
+using algo = std::size_t;
 
 struct algo_info {
-  std::string_view name;
+  const lwc::algorithm* entry;
   algo id;
+  std::string_view name;
   bool aead;
-  std::size_t key_size;         // AEADs
+  std::size_t key_size;         // 0 for unkeyed hashes
   std::size_t nonce_size;       // AEADs
   std::size_t min_tag_size;     // AEADs
   std::size_t max_tag_size;     // AEADs: the full tag
-  bool nonce_masking;           // AEADs: a second 16-byte key is accepted
-  std::size_t fixed_output;     // hashes: the digest size; XOFs: 0 (any length)
+  std::size_t second_key_size;  // AEADs with nonce masking; else 0
+  std::size_t fixed_output;     // hashes and MACs: the output size; XOFs and PRFs: 0 (any length)
+  std::size_t max_customization;  // CXOFs
 };
 
-inline constexpr algo_info algo_table[] = {
-    {"ascon-aead128", algo::aead128, true, 16, 16, 4, 16, true, 0},
-    {"ascon-128", algo::ascon128, true, 16, 16, 16, 16, false, 0},
-    {"ascon-128a", algo::ascon128a, true, 16, 16, 16, 16, false, 0},
-    {"ascon-hash256", algo::hash256, false, 0, 0, 0, 0, false, 32},
-    {"ascon-xof128", algo::xof128, false, 0, 0, 0, 0, false, 0},
-    {"acorn-128", algo::acorn128, true, 16, 16, 16, 16, false, 0},
-    {"grain-128aead", algo::grain128aead, true, 16, 12, 8, 8, false, 0},
-};
+inline constexpr std::array<algo_info, lwc::algorithm_count> algo_table = [] {
+  std::array<algo_info, lwc::algorithm_count> t{};
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const lwc::algorithm& a = lwc::registry_table[i];
+    t[i] = {&a,           i,          a.name,          a.is_aead(),
+            a.key_size,   a.nonce_size, a.min_tag_size, a.tag_size,
+            a.second_key_size, a.is_aead() ? 0 : a.max_output_size, a.max_customization_size};
+  }
+  return t;
+}();
 
-inline constexpr std::string_view algo_names[] = {algo_table[0].name, algo_table[1].name,
-                                                  algo_table[2].name, algo_table[3].name,
-                                                  algo_table[4].name, algo_table[5].name,
-                                                  algo_table[6].name};
-static_assert(std::size(algo_names) == std::size(algo_table));
+inline constexpr std::array<std::string_view, lwc::algorithm_count> algo_names = [] {
+  std::array<std::string_view, lwc::algorithm_count> n{};
+  for (std::size_t i = 0; i < n.size(); ++i) n[i] = algo_table[i].name;
+  return n;
+}();
 
 inline const algo_info* find_algo(std::string_view name) {
-  for (const algo_info& a : algo_table)
-    if (a.name == name) return &a;
-  return nullptr;
+  const lwc::algorithm* a = lwc::find_algorithm(name);
+  return a != nullptr ? &algo_table[lwc::index_of(*a)] : nullptr;
 }
 
 }  // namespace lwc::cuda::detail

@@ -11,8 +11,10 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "../jobs/checks.hpp"
 #include "launch.hpp"
 #include "pipeline.hpp"
 
@@ -55,107 +57,11 @@ void require_device() {
   if (probe().count == 0) throw no_device("lwc::cuda: no CUDA device is available (" + probe().why + ")");
 }
 
-// ---- argument checks -------------------------------------------------------------------------
+// ---- argument checks (shared with the CPU engine) ------------------------------------------
 
-[[noreturn]] void fail(std::string_view alg, const std::string& what) {
-  throw std::invalid_argument(std::string(alg) + ": " + what);
-}
+const algo_info& info_of(const lwc::algorithm& a) { return algo_table[lwc::index_of(a)]; }
 
-const algo_info& find(std::string_view name, bool want_aead) {
-  const algo_info* a = find_algo(name);
-  if (a == nullptr)
-    throw std::invalid_argument("algorithm '" + std::string(name) + "' is not supported by the CUDA engine");
-  if (a->aead != want_aead) fail(name, want_aead ? "not an AEAD algorithm" : "not a hash or XOF algorithm");
-  return *a;
-}
-
-void expect_size(std::string_view alg, const char* what, std::size_t got, std::size_t want) {
-  if (got != want)
-    fail(alg, std::string(what) + " must be " + std::to_string(want) + " bytes, got " + std::to_string(got));
-}
-
-void check_offset_count(std::string_view alg, const char* what, std::span<const std::size_t> off,
-                        std::size_t n) {
-  if (off.size() != n + 1 && !(n == 0 && off.empty()))
-    fail(alg, std::string(what) + " offsets: " + std::to_string(n + 1) + " entries needed, got " +
-                  std::to_string(off.size()));
-}
-
-// Host memory only: the values can be read.
-void check_offset_values(std::string_view alg, const char* what, std::span<const std::size_t> off,
-                         std::size_t n, std::size_t data_size) {
-  for (std::size_t i = 0; i < n; ++i)
-    if (off[i + 1] < off[i]) fail(alg, std::string(what) + " offsets decrease at entry " + std::to_string(i + 1));
-  if (n != 0 && off[n] > data_size)
-    fail(alg, std::string(what) + " offsets run past the end of the data (" + std::to_string(off[n]) +
-                  " > " + std::to_string(data_size) + ")");
-}
-
-void check_tag_len(const algo_info& a, std::size_t tag_len) {
-  if (tag_len < a.min_tag_size || tag_len > a.max_tag_size)
-    fail(a.name, "tag length must be " +
-                     (a.min_tag_size == a.max_tag_size
-                          ? std::to_string(a.max_tag_size)
-                          : std::to_string(a.min_tag_size) + " to " + std::to_string(a.max_tag_size)) +
-                     " bytes, got " + std::to_string(tag_len));
-}
-
-// batch::full_tag stands for the algorithm's full tag.
-std::size_t resolve_tag_len(std::string_view name, std::size_t tag_len) {
-  if (tag_len != batch::full_tag) return tag_len;
-  const algo_info* a = find_algo(name);
-  return a != nullptr ? a->max_tag_size : tag_len;
-}
-
-// Sizes common to both memory kinds; values too when `host`.
-const algo_info& check_aead(std::string_view name, const batch::packed_aead_inputs& in,
-                            std::size_t out_size, std::size_t tags_size, std::size_t tag_len,
-                            const std::size_t* ok_size, bool host) {
-  const algo_info& a = find(name, true);
-  check_tag_len(a, tag_len);
-  const std::size_t n = in.in.count();
-  check_offset_count(a.name, "message", in.in.offsets, n);
-  const bool has_ad = !in.ad.offsets.empty();
-  if (has_ad) check_offset_count(a.name, "associated data", in.ad.offsets, n);
-  if (host) {
-    check_offset_values(a.name, "message", in.in.offsets, n, in.in.data.size());
-    if (has_ad) check_offset_values(a.name, "associated data", in.ad.offsets, n, in.ad.data.size());
-  }
-  if (in.keys.size() != n * a.key_size)
-    fail(a.name, "keys must be " + std::to_string(n * a.key_size) + " bytes, got " + std::to_string(in.keys.size()));
-  if (in.nonces.size() != n * a.nonce_size)
-    fail(a.name, "nonces must be " + std::to_string(n * a.nonce_size) + " bytes, got " +
-                     std::to_string(in.nonces.size()));
-  if (!in.second_keys.empty()) {
-    if (!a.nonce_masking) fail(a.name, "nonce masking is not supported");
-    if (in.second_keys.size() != n * 16)
-      fail(a.name, "second keys must be " + std::to_string(n * 16) + " bytes, got " +
-                       std::to_string(in.second_keys.size()));
-  }
-  // Device offsets cannot be read here: the output must then cover all of the input buffer.
-  const std::size_t need = host ? (n != 0 ? in.in.offsets[n] : 0) : in.in.data.size();
-  if (n != 0 && out_size < need)
-    fail(a.name, "output buffer must hold " + std::to_string(need) + " bytes, got " + std::to_string(out_size));
-  if (tags_size != n * tag_len)
-    fail(a.name, "tags must be " + std::to_string(n * tag_len) + " bytes, got " + std::to_string(tags_size));
-  if (ok_size != nullptr && *ok_size != n)
-    fail(a.name, "ok flags: " + std::to_string(n) + " needed, got " + std::to_string(*ok_size));
-  return a;
-}
-
-const algo_info& check_sponge(std::string_view name, const batch::packed& in, std::size_t out_size,
-                              std::size_t out_len, bool host) {
-  const algo_info& a = find(name, false);
-  const std::size_t n = in.count();
-  check_offset_count(a.name, "message", in.offsets, n);
-  if (host) check_offset_values(a.name, "message", in.offsets, n, in.data.size());
-  if (n != 0 && a.fixed_output != 0) expect_size(a.name, "digest length", out_len, a.fixed_output);
-  if (out_size != n * out_len)
-    fail(a.name, "output buffer must be " + std::to_string(n * out_len) + " bytes, got " + std::to_string(out_size));
-  return a;
-}
-
-aead_batch device_batch(const batch::packed_aead_inputs& in, std::uint8_t* out, std::uint8_t* tags,
+aead_batch device_batch(const jobs::packed_aead_inputs& in, std::uint8_t* out, std::uint8_t* tags,
                         std::uint8_t* ok, std::size_t tag_len) {
   aead_batch b{};
   b.keys = in.keys.data();
@@ -213,10 +119,10 @@ struct cuda_backend {
     if (n != 0) check(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync to the host");
   }
   void run_aead(algo id, bool decrypt, const aead_batch& b, stream s) {
-    check(static_cast<cudaError_t>(launch_aead(id, decrypt, b, s)), "kernel launch");
+    check(static_cast<cudaError_t>(launchers().aead[id](decrypt, b, s)), "kernel launch");
   }
   void run_sponge(algo id, const sponge_batch& b, stream s) {
-    check(static_cast<cudaError_t>(launch_sponge(id, b, s)), "kernel launch");
+    check(static_cast<cudaError_t>(launchers().sponge[id](b, s)), "kernel launch");
   }
   void wait(stream s) { check(cudaStreamSynchronize(s), "running the batch"); }
   void wait_noexcept(stream s) noexcept { (void)cudaStreamSynchronize(s); }
@@ -299,6 +205,18 @@ void run_on_host(const Jobs& jobs, const host_options& opt) {
 }
 
 }  // namespace
+
+const launch_table& launchers() {
+  static const launch_table table = [] {
+    launch_table t;
+    [&]<std::size_t... Shard>(std::index_sequence<Shard...>) {
+      (add_shard<Shard>(t), ...);
+    }(std::make_index_sequence<kernel_shards>{});
+    return t;
+  }();
+  return table;
+}
+
 }  // namespace detail
 
 using namespace detail;
@@ -320,42 +238,27 @@ std::span<const std::string_view> algorithms() noexcept { return algo_names; }
 
 bool supports(std::string_view algorithm) noexcept { return find_algo(algorithm) != nullptr; }
 
-void encrypt_packed_async(std::string_view algorithm, const batch::packed_aead_inputs& in,
-                          bytes_span out, bytes_span tags, std::size_t tag_len, stream_t stream) {
-  tag_len = resolve_tag_len(algorithm, tag_len);
-  const algo_info& a = check_aead(algorithm, in, out.size(), tags.size(), tag_len, nullptr, false);
-  require_device();
-  const aead_batch b = device_batch(in, out.data(), tags.data(), nullptr, tag_len);
-  check(static_cast<cudaError_t>(launch_aead(a.id, false, b, stream)), "kernel launch");
-}
-
-void decrypt_packed_async(std::string_view algorithm, const batch::packed_aead_inputs& in,
-                          bytes_view tags, bytes_span out, std::span<std::uint8_t> ok,
-                          std::size_t tag_len, stream_t stream) {
-  tag_len = resolve_tag_len(algorithm, tag_len);
-  const std::size_t ok_size = ok.size();
-  const algo_info& a = check_aead(algorithm, in, out.size(), tags.size(), tag_len, &ok_size, false);
-  require_device();
-  // The kernel only reads the tags when decrypting.
-  const aead_batch b = device_batch(in, out.data(), const_cast<std::uint8_t*>(tags.data()), ok.data(), tag_len);
-  check(static_cast<cudaError_t>(launch_aead(a.id, true, b, stream)), "kernel launch");
-}
-
-void hash_packed_async(std::string_view algorithm, const batch::packed& in, bytes_span out,
-                       std::size_t out_len, stream_t stream) {
-  const algo_info& a = check_sponge(algorithm, in, out.size(), out_len, false);
-  require_device();
-  sponge_batch b{};
-  b.in = in.data.data();
-  b.in_off = in.offsets.data();
-  b.out = out.data();
-  b.out_len = out_len;
-  b.count = in.count();
-  check(static_cast<cudaError_t>(launch_sponge(a.id, b, stream)), "kernel launch");
-}
-
 namespace {
-host_aead_job_set host_jobs(const algo_info& a, bool decrypt, const batch::packed_aead_inputs& in,
+
+namespace checks = lwc::jobs::checks;
+
+sponge_batch device_sponge_batch(const jobs::packed_hash_inputs& in, std::uint8_t* out,
+                                 std::size_t out_len) {
+  sponge_batch b{};
+  b.in = in.in.data.data();
+  b.in_off = in.in.offsets.data();
+  b.out = out;
+  b.out_len = out_len;
+  b.count = in.in.count();
+  if (!in.keys.empty()) b.keys = in.keys.data();
+  if (!in.customization.offsets.empty()) {
+    b.custom = in.customization.data.data();
+    b.custom_off = in.customization.offsets.data();
+  }
+  return b;
+}
+
+host_aead_job_set host_jobs(const algo_info& a, bool decrypt, const jobs::packed_aead_inputs& in,
                             std::uint8_t* out, std::uint8_t* tags, std::uint8_t* ok, std::size_t tag_len) {
   const bool ad = !in.ad.offsets.empty();
   return {&a,
@@ -373,36 +276,79 @@ host_aead_job_set host_jobs(const algo_info& a, bool decrypt, const batch::packe
           tags,
           ok};
 }
+
 }  // namespace
 
-void encrypt_packed(std::string_view algorithm, const batch::packed_aead_inputs& in, bytes_span out,
-                    bytes_span tags, std::size_t tag_len, const host_options& opt) {
-  tag_len = resolve_tag_len(algorithm, tag_len);
-  const algo_info& a = check_aead(algorithm, in, out.size(), tags.size(), tag_len, nullptr, true);
+void encrypt_packed_async(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
+                          bytes_span out, bytes_span tags, std::size_t tag_len, stream_t stream) {
+  const lwc::algorithm& a = checks::resolve(algorithm, true);
+  tag_len = checks::tag_length(a, tag_len);
+  checks::packed_aead(a, in, out.size(), tags.size(), tag_len, nullptr, checks::memory::device);
   require_device();
-  if (in.in.count() == 0) return;
-  run_on_host(host_jobs(a, false, in, out.data(), tags.data(), nullptr, tag_len), opt);
+  const aead_batch b = device_batch(in, out.data(), tags.data(), nullptr, tag_len);
+  check(static_cast<cudaError_t>(launchers().aead[lwc::index_of(a)](false, b, stream)), "kernel launch");
 }
 
-std::size_t decrypt_packed(std::string_view algorithm, const batch::packed_aead_inputs& in,
+void decrypt_packed_async(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
+                          bytes_view tags, bytes_span out, std::span<std::uint8_t> ok,
+                          std::size_t tag_len, stream_t stream) {
+  const lwc::algorithm& a = checks::resolve(algorithm, true);
+  tag_len = checks::tag_length(a, tag_len);
+  const std::size_t ok_size = ok.size();
+  checks::packed_aead(a, in, out.size(), tags.size(), tag_len, &ok_size, checks::memory::device);
+  require_device();
+  // The kernel only reads the tags when decrypting.
+  const aead_batch b = device_batch(in, out.data(), const_cast<std::uint8_t*>(tags.data()), ok.data(), tag_len);
+  check(static_cast<cudaError_t>(launchers().aead[lwc::index_of(a)](true, b, stream)), "kernel launch");
+}
+
+void hash_packed_async(algorithm_ref algorithm, const jobs::packed_hash_inputs& in, bytes_span out,
+                       std::size_t out_len, stream_t stream) {
+  const lwc::algorithm& a = checks::resolve(algorithm, false);
+  checks::packed_hash(a, in, out.size(), out_len, checks::memory::device);
+  require_device();
+  const sponge_batch b = device_sponge_batch(in, out.data(), out_len);
+  check(static_cast<cudaError_t>(launchers().sponge[lwc::index_of(a)](b, stream)), "kernel launch");
+}
+
+void encrypt_packed(algorithm_ref algorithm, const jobs::packed_aead_inputs& in, bytes_span out,
+                    bytes_span tags, std::size_t tag_len, const host_options& opt) {
+  const lwc::algorithm& a = checks::resolve(algorithm, true);
+  tag_len = checks::tag_length(a, tag_len);
+  checks::packed_aead(a, in, out.size(), tags.size(), tag_len, nullptr, checks::memory::host);
+  require_device();
+  if (in.in.count() == 0) return;
+  run_on_host(host_jobs(info_of(a), false, in, out.data(), tags.data(), nullptr, tag_len), opt);
+}
+
+std::size_t decrypt_packed(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
                            bytes_view tags, bytes_span out, std::span<std::uint8_t> ok,
                            std::size_t tag_len, const host_options& opt) {
-  tag_len = resolve_tag_len(algorithm, tag_len);
+  const lwc::algorithm& a = checks::resolve(algorithm, true);
+  tag_len = checks::tag_length(a, tag_len);
   const std::size_t ok_size = ok.size();
-  const algo_info& a = check_aead(algorithm, in, out.size(), tags.size(), tag_len, &ok_size, true);
+  checks::packed_aead(a, in, out.size(), tags.size(), tag_len, &ok_size, checks::memory::host);
   require_device();
   if (in.in.count() == 0) return 0;
-  run_on_host(host_jobs(a, true, in, out.data(), const_cast<std::uint8_t*>(tags.data()), ok.data(), tag_len),
+  run_on_host(host_jobs(info_of(a), true, in, out.data(), const_cast<std::uint8_t*>(tags.data()), ok.data(),
+                        tag_len),
               opt);
   return static_cast<std::size_t>(std::count(ok.begin(), ok.end(), std::uint8_t{1}));
 }
 
-void hash_packed(std::string_view algorithm, const batch::packed& in, bytes_span out, std::size_t out_len,
-                 const host_options& opt) {
-  const algo_info& a = check_sponge(algorithm, in, out.size(), out_len, true);
+void hash_packed(algorithm_ref algorithm, const jobs::packed_hash_inputs& in, bytes_span out,
+                 std::size_t out_len, const host_options& opt) {
+  const lwc::algorithm& a = checks::resolve(algorithm, false);
+  checks::packed_hash(a, in, out.size(), out_len, checks::memory::host);
   require_device();
-  if (in.count() == 0) return;
-  run_on_host(host_sponge_job_set{&a, in.count(), out_len, in.data.data(), in.offsets.data(), out.data()}, opt);
+  const std::size_t n = in.in.count();
+  if (n == 0) return;
+  const bool custom = !in.customization.offsets.empty();
+  run_on_host(host_sponge_job_set{&info_of(a), n, out_len, in.in.data.data(), in.in.offsets.data(), out.data(),
+                                  in.keys.empty() ? nullptr : in.keys.data(),
+                                  custom ? in.customization.data.data() : nullptr,
+                                  custom ? in.customization.offsets.data() : nullptr},
+              opt);
 }
 
 pinned_buffer::pinned_buffer(std::size_t size) {

@@ -1,14 +1,17 @@
-// Runs the kernels' warp engine on the host, warp after warp: the CPU tests use it to check
-// the engine (staging, alignment, refills, tails, tags) against the portable core without a
-// GPU, and the host pipeline's tests use it in place of a device. The stream-cipher kernels'
-// body (stream_jobs.hpp) runs here thread after thread.
+// Runs the CUDA engine's kernel bodies on the host: the warp engine warp after warp for the
+// algorithms with the warp trait, the one-thread-per-job body thread after thread for all
+// others, chosen exactly as the launchers choose (kernel.cuh). The CPU tests use it to check
+// every algorithm's kernel body against the portable core without a GPU, and the host
+// pipeline's tests use it in place of a device.
 #pragma once
 
 #include <memory>
 #include <stdexcept>
 
+#include <lwc/algorithm_list.hpp>
+
 #include "algorithms.hpp"
-#include "stream_jobs.hpp"
+#include "thread_jobs.hpp"
 #include "warp_engine.hpp"
 
 namespace lwc::cuda::detail {
@@ -16,7 +19,6 @@ namespace lwc::cuda::detail {
 template <class Lane, class Batch>
 void emulate_batch(const Batch& b, std::size_t warps) {
   if (b.count == 0) return;
-  if (warps == 0) throw std::invalid_argument("emulate: at least one warp is needed");
   auto sh = std::make_unique<warp_shared>();
   auto w = std::make_unique<host_warp<Lane>>();
   for (std::size_t i = 0; i < warps; ++i) {
@@ -26,48 +28,65 @@ void emulate_batch(const Batch& b, std::size_t warps) {
   }
 }
 
-// The stream-cipher kernels' threads (32 per warp) one after the other.
+// The one-thread-per-job kernels' threads (32 per warp) one after the other.
 template <class Algorithm, bool Decrypt>
-void emulate_stream(const aead_batch& b, std::size_t warps) {
-  if (warps == 0) throw std::invalid_argument("emulate: at least one warp is needed");
+void emulate_aead_threads(const aead_batch& b, std::size_t warps) {
   const std::size_t threads = warp_lanes * warps;
-  for (std::size_t t = 0; t < threads && t < b.count; ++t) stream_jobs<Algorithm, Decrypt>(b, t, threads);
+  for (std::size_t t = 0; t < threads && t < b.count; ++t)
+    aead_thread_jobs<Algorithm, Decrypt>(b, t, threads);
+}
+template <class Hash>
+void emulate_hash_threads(const sponge_batch& b, std::size_t warps) {
+  const std::size_t threads = warp_lanes * warps;
+  for (std::size_t t = 0; t < threads && t < b.count; ++t) hash_thread_jobs<Hash>(b, t, threads);
 }
 
-template <bool Decrypt>
-void emulate_aead_dir(algo id, const aead_batch& b, std::size_t warps) {
-  namespace a = lwc::ascon::detail;
-  switch (id) {
-    case algo::aead128:
-      return emulate_batch<aead_lane<a::aead128_traits, Decrypt>>(b, warps);
-    case algo::ascon128:
-      return emulate_batch<aead_lane<a::v12_128_traits, Decrypt>>(b, warps);
-    case algo::ascon128a:
-      return emulate_batch<aead_lane<a::v12_128a_traits, Decrypt>>(b, warps);
-    case algo::acorn128:
-      return emulate_stream<lwc::acorn::acorn128, Decrypt>(b, warps);
-    case algo::grain128aead:
-      return emulate_stream<lwc::grain::grain128aead, Decrypt>(b, warps);
-    default:
-      throw std::invalid_argument("emulate: not an AEAD");
-  }
+// Calls f.template operator()<A>() with A the class of list entry `id`.
+template <class F>
+void with_algorithm(algo id, F&& f) {
+  bool found = false;
+  lwc::for_each_listed([&]<std::size_t I, class Entry>() {
+    if (I == id) {
+      found = true;
+      f.template operator()<typename Entry::type>();
+    }
+  });
+  if (!found) throw std::invalid_argument("emulate: no such algorithm");
+}
+
+// Whether the launchers use the warp engine (else one thread per job) for this algorithm.
+inline bool uses_warp_engine(algo id) {
+  bool warp = false;
+  with_algorithm(id, [&]<class A>() { warp = has_warp_aead<A> || has_warp_sponge<A>; });
+  return warp;
 }
 
 inline void emulate_aead(algo id, bool decrypt, const aead_batch& b, std::size_t warps) {
-  if (decrypt) emulate_aead_dir<true>(id, b, warps);
-  else emulate_aead_dir<false>(id, b, warps);
+  if (warps == 0) throw std::invalid_argument("emulate: at least one warp is needed");
+  with_algorithm(id, [&]<class A>() {
+    if constexpr (!lwc::is_aead_v<A>) {
+      throw std::invalid_argument("emulate: not an AEAD");
+    } else if constexpr (has_warp_aead<A>) {
+      if (decrypt) emulate_batch<typename warp_kernel<A>::template aead<true>>(b, warps);
+      else emulate_batch<typename warp_kernel<A>::template aead<false>>(b, warps);
+    } else {
+      if (decrypt) emulate_aead_threads<A, true>(b, warps);
+      else emulate_aead_threads<A, false>(b, warps);
+    }
+  });
 }
 
 inline void emulate_sponge(algo id, const sponge_batch& b, std::size_t warps) {
-  namespace a = lwc::ascon::detail;
-  switch (id) {
-    case algo::hash256:
-      return emulate_batch<sponge_lane<a::hash256_params>>(b, warps);
-    case algo::xof128:
-      return emulate_batch<sponge_lane<a::xof128_params>>(b, warps);
-    default:
-      throw std::invalid_argument("emulate: not a hash or XOF");
-  }
+  if (warps == 0) throw std::invalid_argument("emulate: at least one warp is needed");
+  with_algorithm(id, [&]<class A>() {
+    if constexpr (lwc::is_aead_v<A>) {
+      throw std::invalid_argument("emulate: not a hash, XOF, MAC or PRF");
+    } else if constexpr (has_warp_sponge<A>) {
+      emulate_batch<typename warp_kernel<A>::sponge>(b, warps);
+    } else {
+      emulate_hash_threads<A>(b, warps);
+    }
+  });
 }
 
 }  // namespace lwc::cuda::detail

@@ -1,6 +1,7 @@
-// The one kernel template: a grid of warps, each running the warp engine of warp_engine.hpp on
-// its range of jobs with one thread per lane. Included by the .cu files, which instantiate it
-// for their algorithms.
+// The kernels: a grid of warps, each running the warp engine of warp_engine.hpp on its range of
+// jobs with one thread per lane, for algorithms with the warp trait; a grid of threads, one job
+// each, for all others (thread_jobs.hpp). Included by the shard translation units
+// (kernels_shard.cu.in), which instantiate them for their share of the list.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,6 +9,7 @@
 #include <atomic>
 
 #include "launch.hpp"
+#include "thread_jobs.hpp"
 #include "warp_engine.hpp"
 
 namespace lwc::cuda::detail {
@@ -76,6 +78,67 @@ int launch_engine(const Batch& b, cudaStream_t stream) {
   const unsigned grid = static_cast<unsigned>((warps + warps_per_block - 1) / warps_per_block);
   engine_kernel<Lane, Batch><<<grid, 32 * warps_per_block, 0, stream>>>(b, warps);
   return cudaGetLastError();
+}
+
+// ---- one thread per job ----------------------------------------------------------------------
+
+inline constexpr unsigned thread_block_threads = 128;
+// More blocks than any device holds at once; the grid-stride loop covers larger batches.
+inline constexpr std::size_t thread_max_blocks = std::size_t{1} << 16;
+
+template <class Algorithm, bool Decrypt>
+__global__ void __launch_bounds__(thread_block_threads) aead_thread_kernel(aead_batch b) {
+  const std::size_t thread = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  aead_thread_jobs<Algorithm, Decrypt>(b, thread, std::size_t{gridDim.x} * blockDim.x);
+}
+template <class Hash>
+__global__ void __launch_bounds__(thread_block_threads) hash_thread_kernel(sponge_batch b) {
+  const std::size_t thread = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  hash_thread_jobs<Hash>(b, thread, std::size_t{gridDim.x} * blockDim.x);
+}
+
+inline unsigned thread_grid(std::size_t count) {
+  const std::size_t blocks = (count + thread_block_threads - 1) / thread_block_threads;
+  return static_cast<unsigned>(blocks < thread_max_blocks ? blocks : thread_max_blocks);
+}
+
+// ---- the launchers of one algorithm -----------------------------------------------------------
+
+template <class A>
+int launch_aead(bool decrypt, const aead_batch& b, CUstream_st* stream) {
+  if (b.count == 0) return cudaSuccess;
+  if constexpr (has_warp_aead<A>) {
+    using lanes = warp_kernel<A>;
+    return decrypt ? launch_engine<typename lanes::template aead<true>>(b, stream)
+                   : launch_engine<typename lanes::template aead<false>>(b, stream);
+  } else {
+    if (decrypt) aead_thread_kernel<A, true><<<thread_grid(b.count), thread_block_threads, 0, stream>>>(b);
+    else aead_thread_kernel<A, false><<<thread_grid(b.count), thread_block_threads, 0, stream>>>(b);
+    return cudaGetLastError();
+  }
+}
+
+template <class A>
+int launch_sponge(const sponge_batch& b, CUstream_st* stream) {
+  if (b.count == 0) return cudaSuccess;
+  if constexpr (has_warp_sponge<A>) {
+    return launch_engine<typename warp_kernel<A>::sponge>(b, stream);
+  } else {
+    hash_thread_kernel<A><<<thread_grid(b.count), thread_block_threads, 0, stream>>>(b);
+    return cudaGetLastError();
+  }
+}
+
+// The launchers of the list entries I with I % kernel_shards == Shard.
+template <std::size_t Shard>
+void add_shard(launch_table& t) {
+  lwc::for_each_listed([&]<std::size_t I, class Entry>() {
+    if constexpr (I % kernel_shards == Shard) {
+      using A = typename Entry::type;
+      if constexpr (lwc::is_aead_v<A>) t.aead[I] = &launch_aead<A>;
+      else t.sponge[I] = &launch_sponge<A>;
+    }
+  });
 }
 
 }  // namespace lwc::cuda::detail

@@ -1,30 +1,37 @@
-// Kernel launchers, one per algorithm family and translation unit, callable from host code
-// compiled by any C++ compiler. They return the CUDA runtime's error code of the launch
-// (0 on success) and never synchronise.
+// The kernel launchers, callable from host code compiled by any C++ compiler. Every algorithm
+// of the list has one: its warp kernel where it has the trait (warp_engine.hpp), else the
+// one-thread-per-job kernel (thread_jobs.hpp). They are instantiated from the list in
+// kernel_shards translation units (kernels_shard.cu.in, one object per shard, compiled side by
+// side), each filling its entries of the launch table. A launcher returns the CUDA runtime's
+// error code of the launch (0 on success) and never synchronises.
 #pragma once
 
-#include "algorithms.hpp"
+#include <array>
+#include <cstddef>
+
+#include <lwc/algorithm_list.hpp>
+
 #include "warp_engine.hpp"
 
 struct CUstream_st;
 
 namespace lwc::cuda::detail {
 
-int launch_aead128(bool decrypt, const aead_batch& b, CUstream_st* stream);
-int launch_v12_aead(algo id, bool decrypt, const aead_batch& b, CUstream_st* stream);
-int launch_stream_aead(algo id, bool decrypt, const aead_batch& b, CUstream_st* stream);
-int launch_sponge(algo id, const sponge_batch& b, CUstream_st* stream);
+using aead_launcher = int (*)(bool decrypt, const aead_batch& b, CUstream_st* stream);
+using sponge_launcher = int (*)(const sponge_batch& b, CUstream_st* stream);
 
-inline int launch_aead(algo id, bool decrypt, const aead_batch& b, CUstream_st* stream) {
-  switch (id) {
-    case algo::aead128:
-      return launch_aead128(decrypt, b, stream);
-    case algo::acorn128:
-    case algo::grain128aead:
-      return launch_stream_aead(id, decrypt, b, stream);
-    default:
-      return launch_v12_aead(id, decrypt, b, stream);
-  }
-}
+// Indexed by the algorithm's position in the list; the entries of the other kind stay null.
+struct launch_table {
+  std::array<aead_launcher, lwc::algorithm_count> aead{};
+  std::array<sponge_launcher, lwc::algorithm_count> sponge{};
+};
+
+// Entry I is built by shard I % kernel_shards (src/cuda/CMakeLists.txt makes that many).
+inline constexpr std::size_t kernel_shards = 4;
+template <std::size_t Shard>
+void add_shard(launch_table& t);
+
+// The table of all shards (built once).
+const launch_table& launchers();
 
 }  // namespace lwc::cuda::detail

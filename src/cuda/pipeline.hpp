@@ -127,6 +127,9 @@ struct host_sponge_job_set {
   const std::uint8_t* in;
   const std::size_t* in_off;
   std::uint8_t* out;
+  const std::uint8_t* keys = nullptr;       // MACs and PRFs: n * key size
+  const std::uint8_t* custom = nullptr;     // CXOFs: customization strings, or null
+  const std::size_t* custom_off = nullptr;  // n + 1 entries, or null
 };
 
 struct pipeline_options {
@@ -143,6 +146,8 @@ struct chunk_layout {
   std::size_t ad_at = 0, ad_lead = 0, ad_bytes = 0;
   std::size_t off_at = 0, ad_off_at = 0, keys_at = 0, nonces_at = 0, second_at = 0,
               tags_in_at = 0, in_size = 0;
+  // hash chunks: customization strings (like the associated data of AEAD chunks)
+  std::size_t custom_at = 0, custom_lead = 0, custom_bytes = 0, custom_off_at = 0;
   // output arena
   std::size_t out_at = 0, tags_out_at = 0, ok_at = 0, out_size = 0;
 };
@@ -187,7 +192,8 @@ class pipeline {
 
   void run(const host_aead_job_set& j) {
     const bool direct_in = be_.is_pinned(j.in), direct_out = be_.is_pinned(j.out);
-    const std::size_t meta_in = j.alg->key_size + j.alg->nonce_size + (j.second_keys ? 16 : 0) +
+    const std::size_t meta_in = j.alg->key_size + j.alg->nonce_size +
+                                (j.second_keys ? j.alg->second_key_size : 0) +
                                 (j.ad_off ? 8 : 0) + 8 +
                                 (j.decrypt ? j.tag_len : 0);
     const std::size_t meta_out = j.decrypt ? 1 : j.tag_len;
@@ -211,14 +217,17 @@ class pipeline {
 
   void run(const host_sponge_job_set& j) {
     const bool direct_in = be_.is_pinned(j.in);
-    const std::size_t total = j.n != 0 ? j.in_off[j.n] - j.in_off[0] : 0;
-    const std::size_t budget = chunk_budget(total + j.n * (8 + j.out_len));
+    const std::size_t meta_in = 8 + (j.keys ? j.alg->key_size : 0) + (j.custom_off ? 8 : 0);
+    std::size_t total = j.n != 0 ? j.in_off[j.n] - j.in_off[0] : 0;
+    if (j.n != 0 && j.custom_off) total += j.custom_off[j.n] - j.custom_off[0];
+    const std::size_t budget = chunk_budget(total + j.n * (meta_in + j.out_len));
     run_chunks(j.n, [&](std::size_t first) {
       std::size_t in = 0, out = 0, i = first;
       for (; i < j.n; ++i) {
-        const std::size_t len = j.in_off[i + 1] - j.in_off[i];
-        if (i != first && (in + len + 8 > budget || out + j.out_len > budget)) break;
-        in += len + 8;
+        std::size_t len = j.in_off[i + 1] - j.in_off[i];
+        if (j.custom_off) len += j.custom_off[i + 1] - j.custom_off[i];
+        if (i != first && (in + len + meta_in > budget || out + j.out_len > budget)) break;
+        in += len + meta_in;
         out += j.out_len;
       }
       return i;
@@ -324,7 +333,7 @@ class pipeline {
     c.off_at = region(8 * (cnt + 1));
     c.keys_at = region(j.alg->key_size * cnt);
     c.nonces_at = region(j.alg->nonce_size * cnt);
-    if (j.second_keys) c.second_at = region(16 * cnt);
+    if (j.second_keys) c.second_at = region(j.alg->second_key_size * cnt);
     if (j.decrypt) c.tags_in_at = region(j.tag_len * cnt);
     c.in_size = at;
     at = 0;
@@ -347,7 +356,9 @@ class pipeline {
     const std::size_t key_size = j.alg->key_size, nonce_size = j.alg->nonce_size;
     tasks.push_back({at(s.host_in, c.keys_at), j.keys + key_size * c.first, key_size * cnt});
     tasks.push_back({at(s.host_in, c.nonces_at), j.nonces + nonce_size * c.first, nonce_size * cnt});
-    if (j.second_keys) tasks.push_back({at(s.host_in, c.second_at), j.second_keys + 16 * c.first, 16 * cnt});
+    const std::size_t second_size = j.alg->second_key_size;
+    if (j.second_keys)
+      tasks.push_back({at(s.host_in, c.second_at), j.second_keys + second_size * c.first, second_size * cnt});
     if (j.decrypt) tasks.push_back({at(s.host_in, c.tags_in_at), j.tags + j.tag_len * c.first, j.tag_len * cnt});
     pool_.run(tasks);
 
@@ -409,6 +420,13 @@ class pipeline {
     c.msg_bytes = j.in_off[c.last] - j.in_off[c.first];
     c.msg_at = region(c.msg_lead + c.msg_bytes);
     c.off_at = region(8 * (cnt + 1));
+    if (j.keys) c.keys_at = region(j.alg->key_size * cnt);
+    if (j.custom_off) {
+      c.custom_lead = lead_of(j.custom, j.custom_off[c.first]);
+      c.custom_bytes = j.custom_off[c.last] - j.custom_off[c.first];
+      c.custom_at = region(c.custom_lead + c.custom_bytes);
+      c.custom_off_at = region(8 * (cnt + 1));
+    }
     c.in_size = at;
     at = 0;
     c.out_at = region(j.out_len * cnt);
@@ -421,8 +439,15 @@ class pipeline {
     std::vector<copy_task> tasks;
     if (!direct_in) tasks.push_back({at(s.host_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes});
     tasks.push_back({at(s.host_in, c.off_at), j.in_off + c.first, 8 * (cnt + 1)});
+    if (j.keys)
+      tasks.push_back({at(s.host_in, c.keys_at), j.keys + j.alg->key_size * c.first, j.alg->key_size * cnt});
+    if (j.custom_off) {
+      tasks.push_back({at(s.host_in, c.custom_at + c.custom_lead), j.custom + j.custom_off[c.first],
+                       c.custom_bytes});
+      tasks.push_back({at(s.host_in, c.custom_off_at), j.custom_off + c.first, 8 * (cnt + 1)});
+    }
     pool_.run(tasks);
-    if (direct_in) {
+    if (direct_in) {  // the regions after the message's are all staged
       be_.h2d(at(s.dev_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes, s.s);
       be_.h2d(at(s.dev_in, c.off_at), at(s.host_in, c.off_at), c.in_size - c.off_at, s.s);
     } else {
@@ -435,6 +460,12 @@ class pipeline {
     b.out = at(s.dev_out, c.out_at);
     b.out_len = j.out_len;
     b.count = cnt;
+    if (j.keys) b.keys = at(s.dev_in, c.keys_at);
+    if (j.custom_off) {
+      b.custom = at(s.dev_in, c.custom_at);
+      b.custom_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.custom_off_at));
+      b.custom_base = j.custom_off[c.first] - c.custom_lead;
+    }
     be_.run_sponge(j.alg->id, b, s.s);
     be_.d2h(s.host_out.p, s.dev_out.p, c.out_size, s.s);
   }

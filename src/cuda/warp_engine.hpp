@@ -29,9 +29,9 @@ namespace lwc::cuda::detail {
 // data likewise (no ad_off: none), output at out + (in_off[i] - in_base), tag at
 // tags + i * tag_len, verification flag ok[i] (decryption only).
 struct aead_batch {
-  const std::uint8_t* keys;         // count * 16
-  const std::uint8_t* nonces;       // count * the nonce size (16; 12 for grain-128aead)
-  const std::uint8_t* second_keys;  // count * 16, or null (nonce masking, ascon-aead128)
+  const std::uint8_t* keys;         // count * the key size
+  const std::uint8_t* nonces;       // count * the nonce size
+  const std::uint8_t* second_keys;  // count * the second key size, or null (nonce masking)
   const std::uint8_t* in;
   const std::size_t* in_off;  // count + 1 entries
   std::size_t in_base;
@@ -46,7 +46,8 @@ struct aead_batch {
 };
 
 // Job i: in + (in_off[i] - in_base) .. in + (in_off[i + 1] - in_base), output at
-// out + i * out_len.
+// out + i * out_len; MACs and PRFs: key at keys + i * key size; CXOFs: customization string
+// like the message (no custom_off: none).
 struct sponge_batch {
   const std::uint8_t* in;
   const std::size_t* in_off;
@@ -54,6 +55,10 @@ struct sponge_batch {
   std::uint8_t* out;
   std::size_t out_len;
   std::size_t count;
+  const std::uint8_t* keys = nullptr;
+  const std::uint8_t* custom = nullptr;
+  const std::size_t* custom_off = nullptr;
+  std::size_t custom_base = 0;
 };
 
 // ---- shared memory ---------------------------------------------------------------------------
@@ -739,5 +744,35 @@ struct host_warp {
   void sync() {}
   warp_shared& shared() { return *sh; }
 };
+
+// ---- the warp kernels of the Ascon algorithms ------------------------------------------------
+// An optional trait of an algorithm (A its class in algorithm_list.hpp): warp_kernel<A>
+// with a lane type template `aead<Decrypt>` or a lane type `sponge` for this engine. The
+// launchers and the emulation use it where it exists and the one-thread-per-job kernels
+// (thread_jobs.hpp) elsewhere.
+
+template <class Algorithm>
+struct warp_kernel {};
+
+template <class Traits>
+struct ascon_warp_aead {
+  template <bool Decrypt>
+  using aead = aead_lane<Traits, Decrypt>;
+};
+template <class Params>
+struct ascon_warp_sponge {
+  using sponge = sponge_lane<Params>;
+};
+
+template <> struct warp_kernel<lwc::ascon::aead128> : ascon_warp_aead<lwc::ascon::detail::aead128_traits> {};
+template <> struct warp_kernel<lwc::ascon::v12::ascon128> : ascon_warp_aead<lwc::ascon::detail::v12_128_traits> {};
+template <> struct warp_kernel<lwc::ascon::v12::ascon128a> : ascon_warp_aead<lwc::ascon::detail::v12_128a_traits> {};
+template <> struct warp_kernel<lwc::ascon::hash256> : ascon_warp_sponge<lwc::ascon::detail::hash256_params> {};
+template <> struct warp_kernel<lwc::ascon::xof128> : ascon_warp_sponge<lwc::ascon::detail::xof128_params> {};
+
+template <class A>
+concept has_warp_aead = requires { typename warp_kernel<A>::template aead<false>; };
+template <class A>
+concept has_warp_sponge = requires { typename warp_kernel<A>::sponge; };
 
 }  // namespace lwc::cuda::detail

@@ -6,15 +6,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
-#include <lwc/acorn/acorn128.hpp>
-#include <lwc/ascon.hpp>
-#include <lwc/grain/grain128aead.hpp>
+#include <lwc/registry.hpp>
 
 #include "../../src/cuda/algorithms.hpp"
 
@@ -61,48 +61,26 @@ inline void fill_random(std::mt19937_64& g, std::uint8_t* p, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(g() >> 56);
 }
 
-// ---- reference results (the portable core) ----------------------------------------------------
+// ---- reference results (the portable core, through the registry entry) ----------------------
 
-template <class A>
-void ref_encrypt_as(const std::uint8_t* key, const std::uint8_t* second, const std::uint8_t* nonce,
-                    const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* pt,
-                    std::size_t len, std::uint8_t* ct, std::uint8_t* tag, std::size_t tag_len) {
-  A::encrypt(key, second, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
-}
-
-inline void ref_encrypt(algo id, const std::uint8_t* key, const std::uint8_t* second,
+inline void ref_encrypt(const algo_info& alg, const std::uint8_t* key, const std::uint8_t* second,
                         const std::uint8_t* nonce, const std::uint8_t* ad, std::size_t ad_len,
                         const std::uint8_t* pt, std::size_t len, std::uint8_t* ct,
                         std::uint8_t* tag, std::size_t tag_len) {
-  switch (id) {
-    case algo::aead128:
-      return ref_encrypt_as<lwc::ascon::aead128>(key, second, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
-    case algo::ascon128:
-      return ref_encrypt_as<lwc::ascon::v12::ascon128>(key, nullptr, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
-    case algo::ascon128a:
-      return ref_encrypt_as<lwc::ascon::v12::ascon128a>(key, nullptr, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
-    case algo::acorn128:
-      return ref_encrypt_as<lwc::acorn::acorn128>(key, nullptr, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
-    case algo::grain128aead:
-      return ref_encrypt_as<lwc::grain::grain128aead>(key, nullptr, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
-    default:
-      throw std::invalid_argument("not an AEAD");
-  }
+  if (!alg.aead) throw std::invalid_argument("not an AEAD");
+  alg.entry->encrypt(key, second, nonce, ad, ad_len, pt, len, ct, tag, tag_len);
 }
 
-inline void ref_hash(algo id, const std::uint8_t* in, std::size_t len, std::uint8_t* out,
-                     std::size_t out_len) {
-  if (id == algo::hash256) {
-    lwc::ascon::hash256 h;
-    h.absorb(in, len);
-    h.squeeze(out, out_len);
-  } else if (id == algo::xof128) {
-    lwc::ascon::xof128 h;
-    h.absorb(in, len);
-    h.squeeze(out, out_len);
-  } else {
-    throw std::invalid_argument("not a hash or XOF");
-  }
+inline void ref_hash(const algo_info& alg, const std::uint8_t* key, const std::uint8_t* custom,
+                     std::size_t custom_len, const std::uint8_t* in, std::size_t len,
+                     std::uint8_t* out, std::size_t out_len) {
+  if (alg.aead) throw std::invalid_argument("not a hash");
+  const lwc::algorithm& a = *alg.entry;
+  alignas(8) std::uint8_t state[lwc::max_hash_state_size];
+  a.init(state, key, custom, custom_len);
+  a.absorb(state, in, len);
+  a.squeeze(state, out, out_len);
+  a.destroy(state);
 }
 
 // ---- AEAD batches ----------------------------------------------------------------------------
@@ -112,7 +90,7 @@ struct aead_shape {
   std::size_t max_len = 2000;  // message lengths: a mix of short, medium and up to max_len
   std::size_t max_ad = 80;
   bool with_ad = true;
-  bool masking = false;        // ascon-aead128 nonce masking (second keys)
+  bool masking = false;        // nonce masking (second keys), where the algorithm has it
   std::size_t tag_len = 16;
   std::size_t first_offset = 0;  // offsets[0]
   unsigned shift_in = 0, shift_out = 0, shift_ad = 0, shift_meta = 0;
@@ -168,7 +146,7 @@ inline aead_case make_aead_case(const algo_info& alg, const aead_shape& s, std::
   fill_random(g, c.keys.data(), c.keys.size());
   fill_random(g, c.nonces.data(), c.nonces.size());
   if (s.masking) {
-    c.second_keys = buffer(16 * n, s.shift_meta);
+    c.second_keys = buffer(alg.second_key_size * n, s.shift_meta);
     fill_random(g, c.second_keys.data(), c.second_keys.size());
   }
   c.in = buffer(c.in_off[n], s.shift_in);
@@ -184,8 +162,8 @@ inline aead_case make_aead_case(const algo_info& alg, const aead_shape& s, std::
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint8_t* ad = s.with_ad ? c.ad.data() + c.ad_off[i] : nullptr;
     const std::size_t ad_len = s.with_ad ? c.ad_off[i + 1] - c.ad_off[i] : 0;
-    ref_encrypt(alg.id, c.keys.data() + alg.key_size * i,
-                s.masking ? c.second_keys.data() + 16 * i : nullptr,
+    ref_encrypt(alg, c.keys.data() + alg.key_size * i,
+                s.masking ? c.second_keys.data() + alg.second_key_size * i : nullptr,
                 c.nonces.data() + alg.nonce_size * i, ad, ad_len, c.pt.data() + c.in_off[i], c.len(i),
                 c.expect_ct.data() + c.in_off[i], c.expect_tags.data() + i * s.tag_len, s.tag_len);
   }
@@ -199,6 +177,9 @@ struct sponge_case {
   std::size_t n = 0, out_len = 0;
   buffer in, out;
   std::vector<std::size_t> in_off;
+  buffer keys;                          // MACs and PRFs
+  buffer custom;                        // CXOFs
+  std::vector<std::size_t> custom_off;  // CXOFs (empty: no customization)
   bytes expect;
 };
 
@@ -213,15 +194,32 @@ inline sponge_case make_sponge_case(const algo_info& alg, std::size_t n, std::si
   c.out_len = out_len;
   c.in_off.resize(n + 1);
   c.in_off[0] = first_offset;
+  const std::size_t in_cap = std::min(max_len, alg.entry->max_input_size);
   for (std::size_t i = 0; i < n; ++i)
-    c.in_off[i + 1] = c.in_off[i] + random_length(g, max_len, long_per_mille);
+    c.in_off[i + 1] = c.in_off[i] + random_length(g, in_cap, long_per_mille);
   c.in = buffer(c.in_off[n], shift_in);
   fill_random(g, c.in.data(), c.in.size());
+  if (alg.key_size != 0) {
+    c.keys = buffer(alg.key_size * n, shift_in);
+    fill_random(g, c.keys.data(), c.keys.size());
+  }
+  if (alg.max_customization != 0) {
+    c.custom_off.resize(n + 1);
+    c.custom_off[0] = first_offset;
+    for (std::size_t i = 0; i < n; ++i)
+      c.custom_off[i + 1] = c.custom_off[i] + (g() % 3 == 0 ? 0 : g() % (alg.max_customization + 1));
+    c.custom = buffer(c.custom_off[n], shift_out);
+    fill_random(g, c.custom.data(), c.custom.size());
+  }
   c.out = buffer(n * out_len, shift_out);
   c.expect.assign(n * out_len, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    ref_hash(alg.id, c.in.data() + c.in_off[i], c.in_off[i + 1] - c.in_off[i],
-             c.expect.data() + i * out_len, out_len);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool z = !c.custom_off.empty();
+    ref_hash(alg, alg.key_size != 0 ? c.keys.data() + alg.key_size * i : nullptr,
+             z ? c.custom.data() + c.custom_off[i] : nullptr,
+             z ? c.custom_off[i + 1] - c.custom_off[i] : 0, c.in.data() + c.in_off[i],
+             c.in_off[i + 1] - c.in_off[i], c.expect.data() + i * out_len, out_len);
+  }
   return c;
 }
 

@@ -146,7 +146,7 @@ inline std::vector<aead_shape> aead_shapes(const algo_info& alg) {
       s.shift_meta = variant == 2 ? 1 + k % 3 : (variant == 3 ? 8 : 0);
       s.first_offset = variant == 2 ? 1 + k % 17 : 0;
       s.in_place = variant == 1;
-      s.masking = alg.nonce_masking && variant >= 2;
+      s.masking = (alg.second_key_size != 0) && variant >= 2;
       const std::size_t t = tags[(k + variant) % 4];
       s.tag_len = t < alg.min_tag_size ? alg.min_tag_size : t > alg.max_tag_size ? alg.max_tag_size : t;
       v.push_back(s);

@@ -1,9 +1,9 @@
-// The CUDA kernels' warp engine (src/cuda/warp_engine.hpp), run on the host lane by lane and
-// compared with the portable core: the staging of bytes at every alignment, random batches of
-// every shape the packed form allows with tampered jobs, and every KAT file of the engine's
-// algorithms. The Acorn-128 and Grain-128AEADv2 kernels' body (src/cuda/stream_jobs.hpp) runs
-// thread by thread through the same checks. Needs no GPU, so CI checks the kernels' logic on
-// every run.
+// The CUDA kernels' bodies run on the host and compared with the portable core, for every
+// algorithm of the list: the warp engine (src/cuda/warp_engine.hpp) lane by lane where the
+// algorithm has a warp kernel, the one-thread-per-job body (src/cuda/thread_jobs.hpp) thread by
+// thread elsewhere. The staging of bytes at every alignment, random batches of every shape the
+// packed form allows with tampered jobs, and every KAT file of every algorithm. Needs no GPU,
+// so CI checks the kernels' logic on every run.
 #include <gtest/gtest.h>
 
 #include <lwc/acorn/acorn128.hpp>
@@ -36,12 +36,25 @@ d::aead_batch batch_of(aead_case& c, std::uint8_t* ok) {
 }
 
 d::sponge_batch batch_of(sponge_case& c) {
+  const bool custom = !c.custom_off.empty();
   return d::sponge_batch{.in = c.in.data(),
                          .in_off = c.in_off.data(),
                          .in_base = 0,
                          .out = c.out.data(),
                          .out_len = c.out_len,
-                         .count = c.n};
+                         .count = c.n,
+                         .keys = c.alg->key_size != 0 ? c.keys.data() : nullptr,
+                         .custom = custom ? c.custom.data() : nullptr,
+                         .custom_off = custom ? c.custom_off.data() : nullptr,
+                         .custom_base = 0};
+}
+
+// Every algorithm of the list of the wanted kind: the tests are instantiated over the list.
+std::vector<const d::algo_info*> algorithms_where(bool aead) {
+  std::vector<const d::algo_info*> v;
+  for (const d::algo_info& a : d::algo_table)
+    if (a.aead == aead) v.push_back(&a);
+  return v;
 }
 
 // One warp (every job through lane refills), one job per lane, and more warps than jobs.
@@ -122,7 +135,7 @@ TEST_P(EmulatedAead, RandomBatchesEqualThePortableCore) {
 std::size_t run_kat_files(const d::algo_info& alg) {
   std::size_t batches = 0;
   for (unsigned shift : {0u, 5u}) {
-    for (auto& b : kat_aead_batches(kat_dir(LWC_VECTOR_DIR, alg), alg, shift)) {
+    for (auto& b : kat_aead_batches(LWC_VECTOR_DIR, alg, shift)) {
       for (std::size_t warps : {std::size_t{1}, (b.n() + 31) / 32}) {
         SCOPED_TRACE(b.label + ", shift " + std::to_string(shift) + ", warps " + std::to_string(warps));
         buffer out(b.in.size(), shift);
@@ -162,9 +175,7 @@ TEST_P(EmulatedAead, KnownAnswerFiles) {
   EXPECT_GT(run_kat_files(alg), 0u) << "no KAT file for " << alg.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cuda, EmulatedAead,
-                         ::testing::Values(&d::algo_table[0], &d::algo_table[1], &d::algo_table[2],
-                                           d::find_algo("acorn-128"), d::find_algo("grain-128aead")),
+INSTANTIATE_TEST_SUITE_P(Cuda, EmulatedAead, ::testing::ValuesIn(algorithms_where(true)),
                          algo_param_name);
 
 // The device compiles the core's portable path only (the x86 paths are host code): the KAT
@@ -213,7 +224,7 @@ TEST_P(EmulatedSponge, KnownAnswerFiles) {
   const d::algo_info& alg = *GetParam();
   std::size_t batches = 0;
   for (unsigned shift : {0u, 9u}) {
-    for (auto& b : kat_sponge_batches(LWC_VECTOR_DIR "/ascon", alg, shift)) {
+    for (auto& b : kat_sponge_batches(LWC_VECTOR_DIR, alg, shift)) {
       for (std::size_t warps : {std::size_t{1}, (b.n() + 31) / 32}) {
         SCOPED_TRACE(b.label + ", shift " + std::to_string(shift) + ", warps " + std::to_string(warps));
         buffer out(b.n() * b.out_len, shift);
@@ -222,7 +233,11 @@ TEST_P(EmulatedSponge, KnownAnswerFiles) {
                                 .in_base = 0,
                                 .out = out.data(),
                                 .out_len = b.out_len,
-                                .count = b.n()};
+                                .count = b.n(),
+                                .keys = alg.key_size != 0 ? b.keys.data() : nullptr,
+                                .custom = alg.max_customization != 0 ? b.custom.data() : nullptr,
+                                .custom_off = alg.max_customization != 0 ? b.custom_off.data() : nullptr,
+                                .custom_base = 0};
         d::emulate_sponge(alg.id, x, warps);
         const std::size_t at = first_mismatch(out.data(), b.expect.data(), out.size());
         ASSERT_EQ(at, out.size()) << "record at line " << b.lines[at / b.out_len];
@@ -233,18 +248,27 @@ TEST_P(EmulatedSponge, KnownAnswerFiles) {
   EXPECT_GT(batches, 0u) << "no KAT file for " << alg.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cuda, EmulatedSponge,
-                         ::testing::Values(&d::algo_table[3], &d::algo_table[4]),
+INSTANTIATE_TEST_SUITE_P(Cuda, EmulatedSponge, ::testing::ValuesIn(algorithms_where(false)),
                          algo_param_name);
+
+// The CUDA engine lists every registered algorithm, in registry order, and has a launcher of
+// the right kind for each (checked here without a device: the table is built at link time).
+TEST(CudaEngine, RunsEveryRegisteredAlgorithm) {
+  ASSERT_EQ(d::algo_table.size(), lwc::algorithms().size());
+  for (std::size_t i = 0; i < d::algo_table.size(); ++i) {
+    EXPECT_EQ(d::algo_table[i].name, lwc::algorithms()[i].name);
+    EXPECT_EQ(d::algo_table[i].key_size, lwc::algorithms()[i].key_size);
+  }
+}
 
 // ---- engine edge cases -----------------------------------------------------------------------
 
 // Offsets in device memory are not checked by the host: a decreasing pair must cost only its
 // own job (skipped, verdict 0), never memory outside the batch or the other jobs' results.
 TEST(EmulatedEngine, DecreasingOffsetsSkipOnlyThatJob) {
-  for (const char* name : {"ascon-aead128", "acorn-128", "grain-128aead"}) {
-    SCOPED_TRACE(name);
-    const d::algo_info& alg = *d::find_algo(name);
+  for (const d::algo_info* a : algorithms_where(true)) {
+    const d::algo_info& alg = *a;
+    SCOPED_TRACE(std::string(alg.name));
     aead_shape s;
     s.n = 40;
     s.max_len = 300;

@@ -33,19 +33,19 @@ struct kat_sponge_batch {
   std::vector<std::size_t> lines;
   buffer in;
   std::vector<std::size_t> in_off{0};
+  buffer keys;                              // MACs and PRFs
+  buffer custom;                            // CXOFs
+  std::vector<std::size_t> custom_off{0};  // CXOFs
   bytes expect;
   std::size_t n() const { return lines.size(); }
 };
 
-// The folder of an algorithm's KAT files: tests/vectors/<family>, the family being the name up
-// to its first '-' (ascon, acorn, grain).
-inline std::string kat_dir(const std::string& vectors, const algo_info& alg) {
-  return vectors + "/" + std::string(alg.name.substr(0, alg.name.find('-')));
-}
-
+// An algorithm's KAT files: `<name>.txt` or `<name>.<set>.txt` anywhere under tests/vectors
+// (as the core's KAT driver finds them).
 inline std::vector<std::filesystem::path> kat_files(const std::string& dir, std::string_view name) {
   std::vector<std::filesystem::path> out;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
     const std::string stem = e.path().stem().string();
     if (e.path().extension() == ".txt" &&
         (stem == name || stem.rfind(std::string(name) + ".", 0) == 0))
@@ -155,25 +155,34 @@ inline std::vector<kat_sponge_batch> kat_sponge_batches(const std::string& dir, 
                                                         unsigned shift) {
   using namespace kat_detail;
   std::vector<kat_sponge_batch> out;
+  const bool keyed = alg.key_size != 0;
+  struct rec {
+    bytes msg, key, custom, expect;
+  };
   for (const auto& path : kat_files(dir, alg.name)) {
-    std::map<std::size_t, std::vector<std::pair<bytes, bytes>>> by_len;
+    std::map<std::size_t, std::vector<rec>> by_len;
     std::map<std::size_t, std::vector<std::size_t>> lines;
     for (const auto& r : lwc::test::read_kat_file(path.string())) {
-      bytes md = r.bytes("MD");
-      lines[md.size()].push_back(static_cast<std::size_t>(r.line));
-      by_len[md.size()].emplace_back(r.bytes("Msg"), std::move(md));
+      rec x{r.bytes("Msg"), keyed ? r.bytes("Key") : bytes{}, r.has("Z") ? r.bytes("Z") : bytes{},
+            r.bytes(keyed ? "Tag" : "MD")};
+      lines[x.expect.size()].push_back(static_cast<std::size_t>(r.line));
+      by_len[x.expect.size()].push_back(std::move(x));
     }
     for (auto& [len, recs] : by_len) {
       kat_sponge_batch b;
       b.label = path.filename().string() + " output " + std::to_string(len);
       b.out_len = len;
       b.lines = lines[len];
-      std::vector<bytes> msgs;
-      for (auto& [m, md] : recs) {
-        msgs.push_back(m);
-        b.expect.insert(b.expect.end(), md.begin(), md.end());
+      std::vector<bytes> msgs, keys, customs;
+      for (rec& x : recs) {
+        msgs.push_back(x.msg);
+        keys.push_back(x.key);
+        customs.push_back(x.custom);
+        b.expect.insert(b.expect.end(), x.expect.begin(), x.expect.end());
       }
       b.in = concat(msgs, &b.in_off, shift);
+      b.keys = concat(keys, nullptr, shift);
+      b.custom = concat(customs, &b.custom_off, shift);
       out.push_back(std::move(b));
     }
   }

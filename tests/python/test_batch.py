@@ -99,18 +99,40 @@ def test_numpy_arrays_in_and_out():
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", HASHES)
 def test_hash_equals_single_message(name, backend):
+    """Every hash, XOF, CXOF, MAC and PRF: keys and customization strings per message."""
     rng = random.Random(7)
-    msgs = [rng.randbytes(rng.randrange(600)) for _ in range(29)] + [b""]
-    kind = info(name).kind
-    length = 32 if kind == "hash" else 45
-    digests = lwc.batch.hash(name, msgs, length=length, threads=2, backend=backend)
-    for m, d in zip(msgs, digests):
-        h = lwc.new(name, m)
-        assert d == (h.digest() if kind == "hash" else h.digest(length))
-    arr = np.arange(330, dtype=np.uint16).astype(np.uint8).reshape(10, 33)
-    out = lwc.batch.hash(name, arr, length=length, backend=backend)
-    assert out.shape == (10, length)
-    assert [row.tobytes() for row in out] == lwc.batch.hash(name, [r.tobytes() for r in arr], length=length)
+    a = info(name)
+    limit = a.max_input_size if a.max_input_size is not None else 600
+    msgs = [rng.randbytes(rng.randrange(limit + 1)) for _ in range(29)] + [b""]
+    length = a.output_size if a.max_output_size else 45
+    keys = [rng.randbytes(a.key_size) for _ in msgs] if a.kind in ("mac", "prf") else None
+    custom = [rng.randbytes(rng.randrange(40)) for _ in msgs] if a.kind == "cxof" else None
+    digests = lwc.batch.hash(name, msgs, length=length, keys=keys, customization=custom,
+                             threads=2, backend=backend)
+    for i, (m, d) in enumerate(zip(msgs, digests)):
+        options = {}
+        if keys is not None:
+            options["key"] = keys[i]
+        if custom is not None:
+            options["customization"] = custom[i]
+        h = lwc.new(name, m, **options)
+        assert d == (h.digest() if a.max_output_size else h.digest(length)), i
+    if keys is None and custom is None and a.max_input_size is None:
+        arr = np.arange(330, dtype=np.uint16).astype(np.uint8).reshape(10, 33)
+        out = lwc.batch.hash(name, arr, length=length, backend=backend)
+        assert out.shape == (10, length)
+        assert [row.tobytes() for row in out] == lwc.batch.hash(name, [r.tobytes() for r in arr], length=length)
+
+
+def test_keyed_hashes_need_their_keys():
+    with pytest.raises(ValueError, match="keys are required"):
+        lwc.batch.hash("ascon-mac", [b"x"])
+    with pytest.raises(ValueError, match="takes no key"):
+        lwc.batch.hash("ascon-hash256", [b"x"], keys=[bytes(16)])
+    with pytest.raises(ValueError, match="keys"):
+        lwc.batch.hash("ascon-mac", [b"x"], keys=[bytes(15)])
+    with pytest.raises(ValueError, match="takes no customization"):
+        lwc.batch.hash("ascon-xof128", [b"x"], customization=[b"z"])
 
 
 def test_stream_ciphers_have_their_own_sizes():

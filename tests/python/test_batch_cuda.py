@@ -519,15 +519,27 @@ class CpuHostEngine:
             out[off[i]:off[i + 1]] = cts[i]
         return bytes(out), b"".join(tag_list)
 
-    def _cuda_hash(self, name, data, offsets, out_len):
+    def _cuda_hash(self, name, data, offsets, out_len, keys=None, custom=None, custom_offsets=None):
         self.calls += 1
         if self.real_glue_accepts(name):
             with pytest.raises(RuntimeError, match="no CUDA device"):
-                _lwc._cuda_hash(name, data, offsets, out_len)
+                _lwc._cuda_hash(name, data, offsets, out_len, keys, custom, custom_offsets)
         off = list(offsets)
         flat = bytes(memoryview(data).cast("B"))
         msgs = [flat[off[i]:off[i + 1]] for i in range(len(off) - 1)]
-        return b"".join(lwc.batch.hash(name, msgs, length=out_len if REGISTRY[name].kind == "xof" else None))
+        n = len(msgs)
+        key_list = None
+        if keys is not None:
+            k = len(keys) // n if n else 0
+            key_list = [bytes(keys[i * k:(i + 1) * k]) for i in range(n)]
+        custom_list = None
+        if custom_offsets is not None:
+            co = list(custom_offsets)
+            cflat = bytes(memoryview(custom).cast("B"))
+            custom_list = [cflat[co[i]:co[i + 1]] for i in range(n)]
+        fixed = REGISTRY[name].max_output_size is not None
+        return b"".join(lwc.batch.hash(name, msgs, length=None if fixed else out_len, keys=key_list,
+                                       customization=custom_list))
 
 
 @pytest.fixture

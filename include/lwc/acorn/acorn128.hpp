@@ -140,13 +140,7 @@ __attribute__((target("bmi2"))) void words_bmi2(state& st, const std::uint8_t* i
   wipe_object(s);
 }
 
-inline bool cpu_has_bmi2() {
-  static const bool ok = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("bmi2") != 0;
-  }();
-  return ok;
-}
+inline bool cpu_has_bmi2() { return host_cpu().bmi2; }
 #endif
 
 }  // namespace detail

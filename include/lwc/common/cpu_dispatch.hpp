@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cstdlib>
 
+#include "cpu_features.hpp"
+
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC__) && \
     (defined(__GNUC__) || defined(__clang__))
 #define LWC_X86_DISPATCH 1
@@ -54,13 +56,7 @@ struct code_path {
 };
 
 #if LWC_X86_DISPATCH
-inline bool cpu_has_bmi1_bmi2() {
-  static const bool ok = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("bmi") != 0 && __builtin_cpu_supports("bmi2") != 0;
-  }();
-  return ok;
-}
+inline bool cpu_has_bmi1_bmi2() { return host_cpu().bmi1 && host_cpu().bmi2; }
 #endif
 
 }  // namespace lwc::detail

@@ -259,13 +259,7 @@ LWC_GRAIN_X86_TARGET void units_bmi2_pclmul(state& st_, mac& a_, const std::uint
 
 #undef LWC_GRAIN_X86_TARGET
 
-inline bool cpu_has_bmi2_pclmul() {
-  static const bool ok = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul");
-  }();
-  return ok;
-}
+inline bool cpu_has_bmi2_pclmul() { return host_cpu().bmi2 && host_cpu().pclmul; }
 
 #endif  // LWC_GRAIN_X86
 

@@ -26,6 +26,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "scheduler.hpp"
+
 #ifndef LWC_SIMD_NS
 #error "include lanes/acorn.hpp through lane_kernels.hpp"
 #endif
@@ -118,7 +120,8 @@ inline constexpr u32 ones = 0xffffffffu;
 inline constexpr size_t stage_bytes = 192;
 
 template <class V, bool Decrypt>
-class engine {
+class engine : public lane_scheduler<engine<V, Decrypt>> {
+  friend class lane_scheduler<engine>;
   static constexpr size_t N = V::lanes;
   static constexpr u32 message_dm = Decrypt ? ones : 0;
 
@@ -179,37 +182,43 @@ class engine {
     wipe(&sink_, sizeof sink_);
   }
 
-  void run() {
-    std::memset(spill_, 0, sizeof spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    for (int k = 0; k < 6; ++k) r_[k] = V::load(spill_[k]);
-    while (active_ != 0) {
-      u64 k = left_[0];
-      for (size_t j = 1; j < N; ++j) k = left_[j] < k ? left_[j] : k;
-      steps(k);
-      bool spilled = false;
-      for (size_t j = 0; j < N; ++j) {
-        left_[j] -= k;
-        if (left_[j] != 0) continue;
-        if (seg_[j] == seg_mix1 || seg_[j] == seg_mix2) {
-          if (next_staged_run(j)) continue;
-          if (seg_[j] == seg_mix1) copy_message(j);
-        }
-        seg_[j] = static_cast<segment>(seg_[j] + 1);
-        if (enter_segment(j)) continue;
-        if (!spilled) {
-          for (int w = 0; w < 6; ++w) r_[w].store(spill_[w]);
-          spilled = true;
-        }
-        finish_lane(j);
-        start_lane(j);
-      }
-      if (spilled)
-        for (int w = 0; w < 6; ++w) r_[w] = V::load(spill_[w]);
-    }
-  }
+  using lane_scheduler<engine>::run;
 
  private:
+  // ---- the scheduler's hooks (scheduler.hpp) ----
+  void begin() {
+    std::memset(spill_, 0, sizeof spill_);
+    for (size_t j = 0; j < N; ++j) start_lane(j);
+    reload();
+  }
+  size_t active() const { return active_; }
+  u64 run_length() const {
+    u64 k = left_[0];
+    for (size_t j = 1; j < N; ++j) k = left_[j] < k ? left_[j] : k;
+    return k;
+  }
+  void advance(u64 k) {
+    for (size_t j = 0; j < N; ++j) left_[j] -= k;
+  }
+  bool segment_ended(size_t j) const { return left_[j] == 0; }
+  // The staged words around a padding run as several runs with their own masks.
+  bool next_segment(size_t j) {
+    if (seg_[j] == seg_mix1 || seg_[j] == seg_mix2) {
+      if (next_staged_run(j)) return true;
+      if (seg_[j] == seg_mix1) copy_message(j);
+    }
+    seg_[j] = static_cast<segment>(seg_[j] + 1);
+    return enter_segment(j);
+  }
+  void spill() {
+    for (int w = 0; w < 6; ++w) r_[w].store(spill_[w]);
+  }
+  void reload() {
+    for (int w = 0; w < 6; ++w) r_[w] = V::load(spill_[w]);
+  }
+  void after_refills() {}
+  void end() {}
+
   // k words on every lane, each lane with its own masks for the whole run.
   void steps(u64 k) {
     V r[6] = {r_[0], r_[1], r_[2], r_[3], r_[4], r_[5]};

@@ -30,6 +30,7 @@
 
 #include "../../simd/permute_lanes.hpp"
 #include "../backend.hpp"
+#include "scheduler.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/ascon.hpp through lane_kernels.hpp"
@@ -197,7 +198,8 @@ LWC_SIMD_INLINE void stage(u8 (&area)[stage_bytes], const u8* p, size_t n) {
 
 // Params is one of the core's aead_params (aead128_traits, v12_128_traits, ...).
 template <class V, class Params, bool Decrypt>
-class aead_engine {
+class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
+  friend class lane_scheduler<aead_engine>;
   static constexpr size_t N = V::lanes;
   static constexpr size_t rate = Params::rate;
   static constexpr size_t W = rate / 8;  // state words per block
@@ -225,38 +227,37 @@ class aead_engine {
     wipe(cur_.sink, sizeof cur_.sink);
   }
 
-  void run() {
+  using lane_scheduler<aead_engine>::run;
+
+ private:
+  // ---- the scheduler's hooks (scheduler.hpp) ----
+  void begin() {
     std::memset(spill_, 0, sizeof spill_);
     std::memset(dsep_, 0, sizeof dsep_);
     for (size_t j = 0; j < N; ++j) start_lane(j);
     load_state(x_, spill_);
-    while (active_ != 0) {
-      const u64 k = cur_.run_length();
-      steps(k);
-      cur_.advance(k);
-      bool spilled = false;
-      for (size_t j = 0; j < N; ++j) {
-        if (cur_.left[j] != 0) continue;
-        seg_[j] = static_cast<segment>(seg_[j] + 1);
-        if (enter_segment(j)) continue;
-        if (!spilled) {
-          store_state(x_, spill_);
-          spilled = true;
-        }
-        finish_lane(j);
-        start_lane(j);
-      }
-      if (spilled) load_state(x_, spill_);
-      if (any_dsep_) {
-        x_[4] = x_[4] ^ V::load(dsep_);
-        std::memset(dsep_, 0, sizeof dsep_);
-        any_dsep_ = false;
-      }
-    }
+  }
+  size_t active() const { return active_; }
+  u64 run_length() const { return cur_.run_length(); }
+  void advance(u64 k) { cur_.advance(k); }
+  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
+  bool next_segment(size_t j) {
+    seg_[j] = static_cast<segment>(seg_[j] + 1);
+    return enter_segment(j);
+  }
+  void spill() { store_state(x_, spill_); }
+  void reload() { load_state(x_, spill_); }
+  // Domain separation of the lanes that entered their message in this round.
+  void after_refills() {
+    if (!any_dsep_) return;
+    x_[4] = x_[4] ^ V::load(dsep_);
+    std::memset(dsep_, 0, sizeof dsep_);
+    any_dsep_ = false;
+  }
+  void end() {
     if (fin_n_ != 0) finalize_batch();
   }
 
- private:
   // k steps: absorb one block per lane (emitting ciphertext or plaintext), permute.
   void steps(u64 k) {
     V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
@@ -491,7 +492,8 @@ class aead_engine {
 // run p^12 (Ascon-Hash256, -XOF128, v1.2 Hash, Xof): every step of a job, including the
 // permutation that ends absorption, is then the same lane step.
 template <class V, class Params>
-class sponge_engine {
+class sponge_engine : public lane_scheduler<sponge_engine<V, Params>> {
+  friend class lane_scheduler<sponge_engine>;
   static constexpr size_t N = V::lanes;
   static constexpr size_t rate = Params::in_rate;
   static constexpr bool be = big_endian_v<Params>;
@@ -506,31 +508,28 @@ class sponge_engine {
   sponge_engine(const sponge_engine&) = delete;
   sponge_engine& operator=(const sponge_engine&) = delete;
 
-  void run() {
+  using lane_scheduler<sponge_engine>::run;
+
+ private:
+  // ---- the scheduler's hooks (scheduler.hpp) ----
+  void begin() {
     std::memset(spill_, 0, sizeof spill_);
     for (size_t j = 0; j < N; ++j) start_lane(j);
     load_state(x_, spill_);
-    while (active_ != 0) {
-      const u64 k = cur_.run_length();
-      steps(k);
-      cur_.advance(k);
-      bool spilled = false;
-      for (size_t j = 0; j < N; ++j) {
-        if (cur_.left[j] != 0) continue;
-        seg_[j] = static_cast<segment>(seg_[j] + 1);
-        if (enter_segment(j)) continue;
-        if (!spilled) {
-          store_state(x_, spill_);
-          spilled = true;
-        }
-        finish_lane(j);
-        start_lane(j);
-      }
-      if (spilled) load_state(x_, spill_);
-    }
   }
+  size_t active() const { return active_; }
+  u64 run_length() const { return cur_.run_length(); }
+  void advance(u64 k) { cur_.advance(k); }
+  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
+  bool next_segment(size_t j) {
+    seg_[j] = static_cast<segment>(seg_[j] + 1);
+    return enter_segment(j);
+  }
+  void spill() { store_state(x_, spill_); }
+  void reload() { load_state(x_, spill_); }
+  void after_refills() {}
+  void end() {}
 
- private:
   // k steps: XOR one block into x0 and emit x0 (absorbing: to the sink; squeezing: with a
   // zero block in, to the output), then p^12.
   void steps(u64 k) {
