@@ -22,6 +22,7 @@
 #include "common/secure.hpp"
 #include "common/span.hpp"
 #include "grain/grain128aead.hpp"
+#include "xoodyak/xoodyak.hpp"
 
 namespace lwc {
 
@@ -143,6 +144,7 @@ inline constexpr std::string_view ascon_v12 = "Ascon v1.2";
 inline constexpr std::string_view ascon_v13 = "Ascon v1.3 (ascon-c)";
 inline constexpr std::string_view acorn_v3 = "ACORN v3 (CAESAR)";
 inline constexpr std::string_view grain_v2 = "Grain-128AEADv2 (NIST LWC final round)";
+inline constexpr std::string_view xoodyak_final = "Xoodyak (NIST LWC final round)";
 
 }  // namespace detail
 
@@ -169,6 +171,8 @@ inline constexpr algorithm registry_table[] = {
     detail::make_hash<ascon::v13::prfshort>("ascon", detail::ascon_v13),
     detail::make_aead<acorn::acorn128>("acorn", detail::acorn_v3),
     detail::make_aead<grain::grain128aead>("grain", detail::grain_v2),
+    detail::make_aead<xoodyak::aead>("xoodyak", detail::xoodyak_final),
+    detail::make_hash<xoodyak::hash>("xoodyak", detail::xoodyak_final),
 };
 
 inline constexpr std::span<const algorithm> algorithms() noexcept { return registry_table; }
