@@ -22,6 +22,8 @@
 #include "common/secure.hpp"
 #include "common/span.hpp"
 #include "grain/grain128aead.hpp"
+#include "sparkle/esch.hpp"
+#include "sparkle/schwaemm.hpp"
 #include "xoodyak/xoodyak.hpp"
 
 namespace lwc {
@@ -145,6 +147,7 @@ inline constexpr std::string_view ascon_v13 = "Ascon v1.3 (ascon-c)";
 inline constexpr std::string_view acorn_v3 = "ACORN v3 (CAESAR)";
 inline constexpr std::string_view grain_v2 = "Grain-128AEADv2 (NIST LWC final round)";
 inline constexpr std::string_view xoodyak_final = "Xoodyak (NIST LWC final round)";
+inline constexpr std::string_view sparkle_v12 = "SPARKLE v1.2 (NIST LWC final round)";
 
 }  // namespace detail
 
@@ -173,6 +176,12 @@ inline constexpr algorithm registry_table[] = {
     detail::make_aead<grain::grain128aead>("grain", detail::grain_v2),
     detail::make_aead<xoodyak::aead>("xoodyak", detail::xoodyak_final),
     detail::make_hash<xoodyak::hash>("xoodyak", detail::xoodyak_final),
+    detail::make_aead<sparkle::schwaemm256_128>("sparkle", detail::sparkle_v12),
+    detail::make_aead<sparkle::schwaemm192_192>("sparkle", detail::sparkle_v12),
+    detail::make_aead<sparkle::schwaemm128_128>("sparkle", detail::sparkle_v12),
+    detail::make_aead<sparkle::schwaemm256_256>("sparkle", detail::sparkle_v12),
+    detail::make_hash<sparkle::esch256>("sparkle", detail::sparkle_v12),
+    detail::make_hash<sparkle::esch384>("sparkle", detail::sparkle_v12),
 };
 
 inline constexpr std::span<const algorithm> algorithms() noexcept { return registry_table; }
