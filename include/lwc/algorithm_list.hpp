@@ -17,6 +17,9 @@
 #include "acorn/acorn128.hpp"
 #include "ascon.hpp"
 #include "grain/grain128aead.hpp"
+#include "sparkle/esch.hpp"
+#include "sparkle/schwaemm.hpp"
+#include "xoodyak/xoodyak.hpp"
 
 namespace lwc {
 
@@ -45,6 +48,8 @@ inline constexpr provenance ascon_v12{"ascon", "Ascon v1.2"};
 inline constexpr provenance ascon_v13{"ascon", "Ascon v1.3 (ascon-c)"};
 inline constexpr provenance acorn_v3{"acorn", "ACORN v3 (CAESAR)"};
 inline constexpr provenance grain_v2{"grain", "Grain-128AEADv2 (NIST LWC final round)"};
+inline constexpr provenance xoodyak_final{"xoodyak", "Xoodyak (NIST LWC final round)"};
+inline constexpr provenance sparkle_v12{"sparkle", "SPARKLE v1.2 (NIST LWC final round)"};
 }  // namespace provenances
 
 namespace pv = provenances;
@@ -70,7 +75,15 @@ using algorithm_list = type_list<
     listed<ascon::v13::prf, pv::ascon_v13>,
     listed<ascon::v13::prfshort, pv::ascon_v13>,
     listed<acorn::acorn128, pv::acorn_v3>,
-    listed<grain::grain128aead, pv::grain_v2>>;
+    listed<grain::grain128aead, pv::grain_v2>,
+    listed<xoodyak::aead, pv::xoodyak_final>,
+    listed<xoodyak::hash, pv::xoodyak_final>,
+    listed<sparkle::schwaemm256_128, pv::sparkle_v12>,
+    listed<sparkle::schwaemm192_192, pv::sparkle_v12>,
+    listed<sparkle::schwaemm128_128, pv::sparkle_v12>,
+    listed<sparkle::schwaemm256_256, pv::sparkle_v12>,
+    listed<sparkle::esch256, pv::sparkle_v12>,
+    listed<sparkle::esch384, pv::sparkle_v12>>;
 
 // ---- walking the list at compile time ------------------------------------------------------
 

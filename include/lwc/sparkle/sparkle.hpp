@@ -1,0 +1,124 @@
+// The SPARKLE permutations (SPARKLE final-round specification v1.2, "Schwaemm and Esch:
+// Lightweight Authenticated Encryption and Hashing using the Sparkle Permutation Family",
+// Beierle et al., section 2.1): SPARKLE256, 384 and 512 with their slim and big step counts.
+// A permutation has no secret of its own; the callers that key it wipe the state.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include "../common/bytes.hpp"
+#include "../common/config.hpp"
+
+namespace lwc::sparkle::detail {
+
+// The state of an NB-branch SPARKLE as 2 * NB words x0, y0, x1, y1, ...: word i is bytes
+// 4i..4i+3 of the byte string the modes read and write, little endian.
+template <std::size_t NB>
+struct state {
+  std::uint32_t w[2 * NB];
+};
+
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t rotr(std::uint32_t x, unsigned n) {
+  return x >> n | x << (32 - n);
+}
+
+// The round constants (also the Alzette constants of branches 0..7).
+template <std::size_t I>
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t rcon() {
+  constexpr std::uint32_t c[8] = {0xb7e15162, 0xbf715880, 0x38b4da56, 0x324e7738,
+                                  0xbb1185eb, 0x4f7c7b57, 0xcfbfa1c8, 0xc2b3293d};
+  return c[I % 8];
+}
+
+// Alzette: four ARX rounds on one 64-bit branch.
+template <std::uint32_t C>
+LWC_HD LWC_ALWAYS_INLINE constexpr void alzette(std::uint32_t& x, std::uint32_t& y) {
+  x += rotr(y, 31);
+  y ^= rotr(x, 24);
+  x ^= C;
+  x += rotr(y, 17);
+  y ^= rotr(x, 17);
+  x ^= C;
+  x += y;
+  y ^= rotr(x, 31);
+  x ^= C;
+  x += rotr(y, 24);
+  y ^= rotr(x, 16);
+  x ^= C;
+}
+
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t ell(std::uint32_t x) {
+  return rotr(x ^ (x << 16), 16);
+}
+
+template <std::size_t NB, std::size_t... J>
+LWC_HD LWC_ALWAYS_INLINE constexpr void arx_layer(std::uint32_t (&w)[2 * NB],
+                                                  std::index_sequence<J...>) {
+  (alzette<rcon<J>()>(w[2 * J], w[2 * J + 1]), ...);
+}
+
+// One step: constants, the Alzette layer, and the linear layer (a Feistel round whose function
+// is ELL of the XOR of the left branches, then the swap of the halves with the right half
+// rotated by one branch). The new words are written to a fresh array; after full unrolling the
+// compiler turns the branch moves into register renaming.
+template <std::size_t NB, std::size_t Step>
+LWC_HD LWC_ALWAYS_INLINE constexpr void step(std::uint32_t (&w)[2 * NB]) {
+  constexpr std::size_t h = NB / 2;
+  w[1] ^= rcon<Step>();
+  w[3] ^= static_cast<std::uint32_t>(Step);
+  arx_layer<NB>(w, std::make_index_sequence<NB>{});
+  std::uint32_t tx = 0, ty = 0;
+  LWC_UNROLL for (std::size_t i = 0; i < h; ++i) {
+    tx ^= w[2 * i];
+    ty ^= w[2 * i + 1];
+  }
+  tx = ell(tx);
+  ty = ell(ty);
+  std::uint32_t t[2 * NB];
+  LWC_UNROLL for (std::size_t i = 0; i < h; ++i) {
+    const std::size_t dst = 2 * ((i + h - 1) % h);  // right branch i moves to the left, one back
+    t[dst] = w[2 * (i + h)] ^ w[2 * i] ^ ty;
+    t[dst + 1] = w[2 * (i + h) + 1] ^ w[2 * i + 1] ^ tx;
+    t[2 * (i + h)] = w[2 * i];
+    t[2 * (i + h) + 1] = w[2 * i + 1];
+  }
+  LWC_UNROLL for (std::size_t i = 0; i < 2 * NB; ++i) w[i] = t[i];
+}
+
+template <std::size_t NB, std::size_t... S>
+LWC_HD LWC_ALWAYS_INLINE constexpr void steps(std::uint32_t (&w)[2 * NB],
+                                              std::index_sequence<S...>) {
+  (step<NB, S>(w), ...);
+}
+
+// SPARKLE with NB branches and Steps steps. Out of line on purpose (the modes call it from
+// several places and it is long); inside, the words live in a local array kept in registers.
+template <std::size_t NB, std::size_t Steps>
+LWC_HD constexpr void permute(state<NB>& s) {
+  static_assert(NB == 4 || NB == 6 || NB == 8);
+  std::uint32_t w[2 * NB];
+  LWC_UNROLL for (std::size_t i = 0; i < 2 * NB; ++i) w[i] = s.w[i];
+  steps<NB>(w, std::make_index_sequence<Steps>{});
+  LWC_UNROLL for (std::size_t i = 0; i < 2 * NB; ++i) s.w[i] = w[i];
+}
+
+// N words from 4N bytes (little endian), two at a time through one 64-bit load where possible.
+template <std::size_t N>
+LWC_HD LWC_ALWAYS_INLINE constexpr void load_words(std::uint32_t* w, const std::uint8_t* p) {
+  LWC_UNROLL for (std::size_t i = 0; i + 1 < N; i += 2) {
+    const std::uint64_t x = load_le64(p + 4 * i);
+    w[i] = static_cast<std::uint32_t>(x);
+    w[i + 1] = static_cast<std::uint32_t>(x >> 32);
+  }
+  if constexpr (N % 2 == 1) w[N - 1] = load_le32(p + 4 * (N - 1));
+}
+template <std::size_t N>
+LWC_HD LWC_ALWAYS_INLINE constexpr void store_words(std::uint8_t* p, const std::uint32_t* w) {
+  LWC_UNROLL for (std::size_t i = 0; i + 1 < N; i += 2)
+    store_le64(p + 4 * i, std::uint64_t{w[i]} | std::uint64_t{w[i + 1]} << 32);
+  if constexpr (N % 2 == 1) store_le32(p + 4 * (N - 1), w[N - 1]);
+}
+
+}  // namespace lwc::sparkle::detail
