@@ -21,7 +21,9 @@
 #include "common/kind.hpp"
 #include "common/secure.hpp"
 #include "common/span.hpp"
+#include "elephant/elephant.hpp"
 #include "grain/grain128aead.hpp"
+#include "tinyjambu/tinyjambu.hpp"
 
 namespace lwc {
 
@@ -143,6 +145,8 @@ inline constexpr std::string_view ascon_v12 = "Ascon v1.2";
 inline constexpr std::string_view ascon_v13 = "Ascon v1.3 (ascon-c)";
 inline constexpr std::string_view acorn_v3 = "ACORN v3 (CAESAR)";
 inline constexpr std::string_view grain_v2 = "Grain-128AEADv2 (NIST LWC final round)";
+inline constexpr std::string_view tinyjambu_v2 = "TinyJAMBU v2 (NIST LWC final round)";
+inline constexpr std::string_view elephant_v2 = "Elephant v2 (NIST LWC final round)";
 
 }  // namespace detail
 
@@ -169,6 +173,12 @@ inline constexpr algorithm registry_table[] = {
     detail::make_hash<ascon::v13::prfshort>("ascon", detail::ascon_v13),
     detail::make_aead<acorn::acorn128>("acorn", detail::acorn_v3),
     detail::make_aead<grain::grain128aead>("grain", detail::grain_v2),
+    detail::make_aead<tinyjambu::tinyjambu128>("tinyjambu", detail::tinyjambu_v2),
+    detail::make_aead<tinyjambu::tinyjambu192>("tinyjambu", detail::tinyjambu_v2),
+    detail::make_aead<tinyjambu::tinyjambu256>("tinyjambu", detail::tinyjambu_v2),
+    detail::make_aead<elephant::elephant_dumbo>("elephant", detail::elephant_v2),
+    detail::make_aead<elephant::elephant_jumbo>("elephant", detail::elephant_v2),
+    detail::make_aead<elephant::elephant_delirium>("elephant", detail::elephant_v2),
 };
 
 inline constexpr std::span<const algorithm> algorithms() noexcept { return registry_table; }

@@ -1,0 +1,63 @@
+// Keccak-f[200] (FIPS 202 section 3, with 8-bit lanes and 18 rounds; as used by Elephant v2,
+// NIST LWC final round): 25 lanes of one byte, lane (x, y) is byte 5y + x of the state.
+// chi is a boolean expression on whole lanes, never a table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../common/config.hpp"
+#include "block.hpp"
+
+namespace lwc::elephant::detail {
+
+struct keccak200 {
+  static constexpr std::size_t state_bytes = 25;
+  static constexpr unsigned rounds = 18;
+
+  // rho offsets by lane index 5y + x (FIPS 202 table 2, reduced mod 8).
+  LWC_HD static constexpr unsigned rho(unsigned i) {
+    constexpr unsigned r[25] = {0, 1, 6, 4, 3, 4, 4, 6, 7, 4, 3, 2, 3,
+                                1, 7, 1, 5, 7, 5, 0, 2, 2, 5, 0, 6};
+    return r[i];
+  }
+  // pi sends lane (x, y) to (y, 2x + 3y).
+  LWC_HD static constexpr unsigned pi(unsigned i) {
+    const unsigned x = i % 5, y = i / 5;
+    return 5 * ((2 * x + 3 * y) % 5) + y;
+  }
+  // The round constants: the low byte of the iota constants of Keccak-f[1600].
+  LWC_HD static constexpr std::uint8_t iota(unsigned r) {
+    constexpr std::uint8_t rc[18] = {0x01, 0x82, 0x8a, 0x00, 0x8b, 0x01, 0x81, 0x09, 0x8a,
+                                     0x88, 0x09, 0x0a, 0x8b, 0x8b, 0x89, 0x03, 0x02, 0x80};
+    return rc[r];
+  }
+
+  LWC_HD static constexpr void permute_lanes(std::uint8_t (&a)[25]) {
+    for (unsigned r = 0; r < rounds; ++r) {
+      std::uint8_t c[5] = {}, d[5] = {}, b[25] = {};
+      LWC_UNROLL for (unsigned x = 0; x < 5; ++x)
+        c[x] = static_cast<std::uint8_t>(a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]);
+      LWC_UNROLL for (unsigned x = 0; x < 5; ++x)
+        d[x] = static_cast<std::uint8_t>(c[(x + 4) % 5] ^ rotl8(c[(x + 1) % 5], 1));
+      LWC_UNROLL for (unsigned i = 0; i < 25; ++i) {
+        const auto v = static_cast<std::uint8_t>(a[i] ^ d[i % 5]);
+        b[pi(i)] = rho(i) == 0 ? v : rotl8(v, rho(i));
+      }
+      LWC_UNROLL for (unsigned y = 0; y < 25; y += 5)
+        LWC_UNROLL for (unsigned x = 0; x < 5; ++x)
+          a[y + x] = static_cast<std::uint8_t>(b[y + x] ^ (~b[y + (x + 1) % 5] & b[y + (x + 2) % 5]));
+      a[0] ^= iota(r);
+    }
+  }
+
+  LWC_HD static constexpr void permute(block& blk) {
+    std::uint8_t a[25] = {};
+    for (unsigned i = 0; i < 25; ++i) a[i] = byte_of(blk, i);
+    permute_lanes(a);
+    blk = block{};
+    for (unsigned i = 0; i < 25; ++i) blk.w[i / 8] |= std::uint64_t{a[i]} << (8 * (i % 8));
+  }
+};
+
+}  // namespace lwc::elephant::detail
