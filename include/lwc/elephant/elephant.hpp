@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "../common/aead_span_forms.hpp"
 #include "../common/bytes.hpp"
@@ -23,6 +24,7 @@
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
+#include "bitsliced.hpp"
 #include "block.hpp"
 #include "keccak200.hpp"
 #include "spongent.hpp"
@@ -102,9 +104,123 @@ struct mode {
   }
 
   // Encrypts (or decrypts) len bytes of in into out and writes the full tag (section 2.1);
-  // in == out is allowed: in each block the ciphertext is read before the output is written.
+  // in == out is allowed: the ciphertext of a block is read before its output is written.
   template <bool Decrypt>
   LWC_HD static constexpr void run(const std::uint8_t* key, const std::uint8_t* nonce,
+                                   const std::uint8_t* ad, std::size_t ad_len,
+                                   const std::uint8_t* in, std::size_t len, std::uint8_t* out,
+                                   std::uint8_t* tag) {
+#if !defined(__CUDA_ARCH__)
+    if (!std::is_constant_evaluated()) {
+      run_batched<Decrypt>(key, nonce, ad, ad_len, in, len, out, tag);
+      return;
+    }
+#endif
+    run_blockwise<Decrypt>(key, nonce, ad, ad_len, in, len, out, tag);
+  }
+
+#if !defined(__CUDA_ARCH__)
+  // Below this many calls, one at a time is faster than a bitsliced batch.
+  static constexpr std::size_t min_batch = perm::min_batch;
+
+  // Runs the calls in x[0 .. n) (n <= 64), whichever way is faster for n.
+  static void permute_all(block* x, std::size_t n) {
+    if (n >= min_batch) permute_many<perm>(x, n);
+    else
+      for (std::size_t l = 0; l < n; ++l) perm::permute(x[l]);
+  }
+
+  // The authentication calls all add into one accumulator, in any order: they are queued and
+  // run 64 at a time.
+  struct auth_queue {
+    block x[lanes];
+    block mask[lanes];
+    std::size_t n;
+    block acc;
+
+    void push(const block& in, const block& m) {
+      x[n] = xor_of(in, m);
+      mask[n] = m;
+      if (++n == lanes) flush();
+    }
+    void flush() {
+      permute_all(x, n);
+      for (std::size_t l = 0; l < n; ++l) {
+        xor_into(acc, x[l]);
+        xor_into(acc, mask[l]);
+      }
+      n = 0;
+    }
+  };
+
+  template <bool Decrypt>
+  static void run_batched(const std::uint8_t* key, const std::uint8_t* nonce,
+                          const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* in,
+                          std::size_t len, std::uint8_t* out, std::uint8_t* tag) {
+    const std::size_t blocks_m = (len + B - 1) / B;
+    const std::size_t blocks_c = len / B + 1;
+    const std::size_t blocks_a = (nonce_bytes + ad_len) / B + 1;
+    const std::uint8_t* ct = Decrypt ? in : out;
+
+    block expanded = load_block<B>(key, key_bytes);
+    perm::permute(expanded);
+    const block nonce_block = load_block<B>(nonce, nonce_bytes);
+    auth_queue q;
+    q.n = 0;
+    q.acc = ad_block(nonce, ad, ad_len, 0);
+    // masks[l] is mask j0 + l for the chunk of blocks starting at j0.
+    block masks[lanes + 2];
+    block ks[lanes];
+    masks[0] = expanded;
+    for (std::size_t j0 = 0; j0 < blocks_c; j0 += lanes) {
+      const std::size_t nc = blocks_c - j0 < lanes ? blocks_c - j0 : lanes;
+      const std::size_t nm = blocks_m - j0 < nc ? blocks_m - j0 : nc;
+      for (std::size_t l = 0; l < nc + 1; ++l) masks[l + 1] = next_mask(masks[l]);
+      // Decryption authenticates the ciphertext (copied into the queue) before it is
+      // overwritten, so that in == out works.
+      if (Decrypt)
+        for (std::size_t l = 0; l < nc; ++l)
+          q.push(stream_block<B>(ct, len, j0 + l), xor_of(masks[l], masks[l + 2]));
+      for (std::size_t l = 0; l < nm; ++l) ks[l] = xor_of(nonce_block, xor_of(masks[l], masks[l + 1]));
+      permute_all(ks, nm);
+      for (std::size_t l = 0; l < nm; ++l) {
+        const std::size_t j = j0 + l;
+        xor_into(ks[l], xor_of(masks[l], masks[l + 1]));
+        if (len - j * B >= B) {
+          xor_into(ks[l], load_full<B>(in + j * B));
+          store_full<B>(out + j * B, ks[l]);
+        } else {
+          const std::size_t r = len - j * B;
+          xor_into(ks[l], load_block<B>(in + j * B, r));
+          store_block(out + j * B, ks[l], r);
+        }
+      }
+      if (!Decrypt)
+        for (std::size_t l = 0; l < nc; ++l)
+          q.push(stream_block<B>(ct, len, j0 + l), xor_of(masks[l], masks[l + 2]));
+      masks[0] = masks[nc];
+    }
+    // Associated data block j (j >= 1) is masked with mask j.
+    block m = expanded;
+    for (std::size_t j = 1; j < blocks_a; ++j) {
+      m = next_mask(m);
+      q.push(ad_block(nonce, ad, ad_len, j), m);
+    }
+    q.flush();
+    block acc = masked(q.acc, expanded);
+    store_block(tag, acc, V::tag_bytes);
+    secure_wipe(&q, sizeof q);
+    secure_wipe(masks, sizeof masks);
+    secure_wipe(ks, sizeof ks);
+    wipe_object(acc);
+    wipe_object(m);
+    wipe_object(expanded);
+  }
+#endif
+
+  // The same, one block at a time (constant evaluation and device code).
+  template <bool Decrypt>
+  LWC_HD static constexpr void run_blockwise(const std::uint8_t* key, const std::uint8_t* nonce,
                                    const std::uint8_t* ad, std::size_t ad_len,
                                    const std::uint8_t* in, std::size_t len, std::uint8_t* out,
                                    std::uint8_t* tag) {

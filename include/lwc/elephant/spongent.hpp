@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "../common/config.hpp"
+#include "../common/secure.hpp"
 #include "block.hpp"
 
 namespace lwc::elephant::detail {
@@ -83,6 +84,7 @@ template <unsigned NBits>
 struct spongent {
   static constexpr std::size_t state_bytes = NBits / 8;
   static constexpr unsigned rounds = spongent_params<NBits>::rounds;
+  static constexpr std::size_t min_batch = 8;  // calls below which one at a time is faster
   static constexpr unsigned nibbles = NBits / 4;   // N: bits per plane
   static constexpr unsigned group = nibbles / 4;   // bits of one plane that land in another
   static constexpr std::uint64_t group_mask = (std::uint64_t{1} << group) - 1;
@@ -142,6 +144,37 @@ struct spongent {
     x1 ^= complement;
     x2 ^= complement;
     x3 ^= complement;
+  }
+
+  // Many states at once, one word per state bit (s[i]: bit i of every state). The bit
+  // permutation is where each S-box writes its outputs: bit 4k+b goes to b*N + k.
+  template <class W>
+  static void permute_sliced(W* s) {
+    constexpr unsigned n = NBits, N = nibbles;
+    W t[n];
+    W* from = s;
+    W* to = t;
+    unsigned lfsr = spongent_params<NBits>::iv;
+    for (unsigned r = 0; r < rounds; ++r) {
+      for (unsigned j = 0; j < 7; ++j) {
+        from[j] ^= W{0} - W{(lfsr >> j) & 1u};
+        from[n - 1 - j] ^= W{0} - W{(lfsr >> j) & 1u};
+      }
+      lfsr = ((lfsr << 1) | ((lfsr >> 6 ^ lfsr >> 5) & 1)) & 0x7f;
+      LWC_UNROLL for (unsigned k = 0; k < N; ++k) {
+        W y0{}, y1{}, y2{}, y3{};
+        sbox_nc(from[4 * k], from[4 * k + 1], from[4 * k + 2], from[4 * k + 3], y0, y1, y2, y3);
+        to[k] = y0;
+        to[N + k] = ~y1;
+        to[2 * N + k] = ~y2;
+        to[3 * N + k] = ~y3;
+      }
+      W* const u = from;
+      from = to;
+      to = u;
+    }
+    static_assert(rounds % 2 == 0, "the result must end in s");
+    secure_wipe(t, sizeof t);
   }
 
   // One state in natural order. Each 64-bit word holds 16 nibbles; unshuffled, its slot c
