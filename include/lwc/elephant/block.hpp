@@ -103,7 +103,7 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void shift_in(block& b, std::uint8_t x) {
 }
 
 LWC_HD LWC_ALWAYS_INLINE constexpr std::uint8_t rotl8(std::uint8_t x, unsigned r) {
-  return static_cast<std::uint8_t>(x << r | x >> (8 - r));
+  return static_cast<std::uint8_t>(x << (r & 7) | x >> ((8 - r) & 7));
 }
 
 }  // namespace lwc::elephant::detail

@@ -5,9 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "../common/config.hpp"
 #include "../common/secure.hpp"
+#include "bitsliced.hpp"
 #include "block.hpp"
 
 namespace lwc::elephant::detail {
@@ -15,7 +17,7 @@ namespace lwc::elephant::detail {
 struct keccak200 {
   static constexpr std::size_t state_bytes = 25;
   static constexpr unsigned rounds = 18;
-  static constexpr std::size_t min_batch = 20;  // calls below which one at a time is faster
+  static constexpr std::size_t min_batch = 27;  // calls below which one at a time is faster
 
   // rho offsets by lane index 5y + x (FIPS 202 table 2, reduced mod 8).
   LWC_HD static constexpr unsigned rho(unsigned i) {
@@ -35,6 +37,23 @@ struct keccak200 {
     return rc[r];
   }
 
+  // theta, rho and pi for lane I: its word lands in lane pi(I), rotated by rho(I).
+  template <std::size_t... I>
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void theta_rho_pi(const std::uint8_t (&a)[25],
+                                                              const std::uint8_t (&d)[5],
+                                                              std::uint8_t (&b)[25],
+                                                              std::index_sequence<I...>) {
+    ((b[pi(I)] = rotl8(static_cast<std::uint8_t>(a[I] ^ d[I % 5]), rho(I))), ...);
+  }
+  template <std::size_t... I>
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void chi(std::uint8_t (&a)[25],
+                                                     const std::uint8_t (&b)[25],
+                                                     std::index_sequence<I...>) {
+    ((a[I] = static_cast<std::uint8_t>(b[I] ^ (~b[I - I % 5 + (I + 1) % 5] &
+                                               b[I - I % 5 + (I + 2) % 5]))),
+     ...);
+  }
+
   LWC_HD static constexpr void permute_lanes(std::uint8_t (&a)[25]) {
     for (unsigned r = 0; r < rounds; ++r) {
       std::uint8_t c[5] = {}, d[5] = {}, b[25] = {};
@@ -42,13 +61,8 @@ struct keccak200 {
         c[x] = static_cast<std::uint8_t>(a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]);
       LWC_UNROLL for (unsigned x = 0; x < 5; ++x)
         d[x] = static_cast<std::uint8_t>(c[(x + 4) % 5] ^ rotl8(c[(x + 1) % 5], 1));
-      LWC_UNROLL for (unsigned i = 0; i < 25; ++i) {
-        const auto v = static_cast<std::uint8_t>(a[i] ^ d[i % 5]);
-        b[pi(i)] = rho(i) == 0 ? v : rotl8(v, rho(i));
-      }
-      LWC_UNROLL for (unsigned y = 0; y < 25; y += 5)
-        LWC_UNROLL for (unsigned x = 0; x < 5; ++x)
-          a[y + x] = static_cast<std::uint8_t>(b[y + x] ^ (~b[y + (x + 1) % 5] & b[y + (x + 2) % 5]));
+      theta_rho_pi(a, d, b, std::make_index_sequence<25>{});
+      chi(a, b, std::make_index_sequence<25>{});
       a[0] ^= iota(r);
     }
   }
@@ -80,7 +94,7 @@ struct keccak200 {
         }
       }
       const unsigned rc = iota(r);
-      LWC_UNROLL for (unsigned z = 0; z < 8; ++z) s[z] ^= W{0} - W{(rc >> z) & 1u};
+      LWC_UNROLL for (unsigned z = 0; z < 8; ++z) s[z] ^= lane_mask<W>(rc >> z);
     }
     secure_wipe(b, sizeof b);
   }

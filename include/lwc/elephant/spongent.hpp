@@ -15,6 +15,7 @@
 
 #include "../common/config.hpp"
 #include "../common/secure.hpp"
+#include "bitsliced.hpp"
 #include "block.hpp"
 
 namespace lwc::elephant::detail {
@@ -157,8 +158,8 @@ struct spongent {
     unsigned lfsr = spongent_params<NBits>::iv;
     for (unsigned r = 0; r < rounds; ++r) {
       for (unsigned j = 0; j < 7; ++j) {
-        from[j] ^= W{0} - W{(lfsr >> j) & 1u};
-        from[n - 1 - j] ^= W{0} - W{(lfsr >> j) & 1u};
+        from[j] ^= lane_mask<W>(lfsr >> j);
+        from[n - 1 - j] ^= lane_mask<W>(lfsr >> j);
       }
       lfsr = ((lfsr << 1) | ((lfsr >> 6 ^ lfsr >> 5) & 1)) & 0x7f;
       LWC_UNROLL for (unsigned k = 0; k < N; ++k) {
