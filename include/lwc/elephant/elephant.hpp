@@ -11,6 +11,7 @@
 // Every block is encrypted and authenticated with a mask of its own (the mask LFSR run to
 // that block), so the permutation calls inside one message are independent of each other;
 // long messages run them 64 at a time in a bitsliced form (one 64-bit word per state bit).
+// Spongent picks a BMI2 path at run time (see spongent.hpp); LWC_FORCE_PORTABLE=1 turns it off.
 #pragma once
 
 #include <cstddef>
@@ -120,12 +121,9 @@ struct mode {
   }
 
 #if !defined(__CUDA_ARCH__)
-  // Below this many calls, one at a time is faster than a bitsliced batch.
-  static constexpr std::size_t min_batch = perm::min_batch;
-
   // Runs the calls in x[0 .. n) (n <= 64), whichever way is faster for n.
   static void permute_all(block* x, std::size_t n) {
-    if (n >= min_batch) permute_many<perm>(x, n);
+    if (n >= perm::min_batch()) permute_many<perm>(x, n);
     else
       for (std::size_t l = 0; l < n; ++l) perm::permute(x[l]);
   }
