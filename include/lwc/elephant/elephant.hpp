@@ -37,8 +37,8 @@ namespace detail {
 inline constexpr std::size_t key_bytes = 16;
 inline constexpr std::size_t nonce_bytes = 12;
 
-// The three instances: permutation, tag length and the mask LFSR's new byte (section 2.3),
-// a function of the current mask's bytes.
+// The three instances: permutation, tag length and the mask LFSR's new byte, a function of
+// the current mask's bytes.
 struct dumbo_traits {
   using perm = spongent<160>;
   static constexpr std::size_t tag_bytes = 8;
@@ -104,7 +104,7 @@ struct mode {
     return x;
   }
 
-  // Encrypts (or decrypts) len bytes of in into out and writes the full tag (section 2.1);
+  // Encrypts (or decrypts) len bytes of in into out and writes the full tag;
   // in == out is allowed: the ciphertext of a block is read before its output is written.
   template <bool Decrypt>
   LWC_HD static constexpr void run(const std::uint8_t* key, const std::uint8_t* nonce,

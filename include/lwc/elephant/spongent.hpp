@@ -1,6 +1,6 @@
 // Spongent-pi[160] and Spongent-pi[176] (Bogdanov et al., "SPONGENT: A Lightweight Hash
-// Function", CHES 2011, section 2; as used by Elephant v2, NIST LWC final round, section 2.3),
-// bitsliced: no table is ever indexed by state bits.
+// Function", CHES 2011; the permutations of Elephant v2's Dumbo and Jumbo, NIST LWC final
+// round), bitsliced: no table is ever indexed by state bits.
 //
 // Bit i of the state is bit i % 8 of byte i / 8; nibble k is bits 4k .. 4k+3. One state is
 // held as four bit planes: bit k of plane c is bit c of nibble k, so the S-box is a boolean
