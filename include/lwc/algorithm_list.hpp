@@ -16,9 +16,11 @@
 
 #include "acorn/acorn128.hpp"
 #include "ascon.hpp"
+#include "elephant/elephant.hpp"
 #include "grain/grain128aead.hpp"
 #include "sparkle/esch.hpp"
 #include "sparkle/schwaemm.hpp"
+#include "tinyjambu/tinyjambu.hpp"
 #include "xoodyak/xoodyak.hpp"
 
 namespace lwc {
@@ -50,6 +52,8 @@ inline constexpr provenance acorn_v3{"acorn", "ACORN v3 (CAESAR)"};
 inline constexpr provenance grain_v2{"grain", "Grain-128AEADv2 (NIST LWC final round)"};
 inline constexpr provenance xoodyak_final{"xoodyak", "Xoodyak (NIST LWC final round)"};
 inline constexpr provenance sparkle_v12{"sparkle", "SPARKLE v1.2 (NIST LWC final round)"};
+inline constexpr provenance tinyjambu_v2{"tinyjambu", "TinyJAMBU v2 (NIST LWC final round)"};
+inline constexpr provenance elephant_v2{"elephant", "Elephant v2 (NIST LWC final round)"};
 }  // namespace provenances
 
 namespace pv = provenances;
@@ -83,7 +87,13 @@ using algorithm_list = type_list<
     listed<sparkle::schwaemm128_128, pv::sparkle_v12>,
     listed<sparkle::schwaemm256_256, pv::sparkle_v12>,
     listed<sparkle::esch256, pv::sparkle_v12>,
-    listed<sparkle::esch384, pv::sparkle_v12>>;
+    listed<sparkle::esch384, pv::sparkle_v12>,
+    listed<tinyjambu::tinyjambu128, pv::tinyjambu_v2>,
+    listed<tinyjambu::tinyjambu192, pv::tinyjambu_v2>,
+    listed<tinyjambu::tinyjambu256, pv::tinyjambu_v2>,
+    listed<elephant::elephant_dumbo, pv::elephant_v2>,
+    listed<elephant::elephant_jumbo, pv::elephant_v2>,
+    listed<elephant::elephant_delirium, pv::elephant_v2>>;
 
 // ---- walking the list at compile time ------------------------------------------------------
 

@@ -1,0 +1,241 @@
+// TinyJAMBU-128, -192 and -256 (NIST lightweight cryptography, final round; "TinyJAMBU: A Family
+// of Lightweight Authenticated Encryption Algorithms (Version 2)", Wu and Huang, 2021, section
+// 3): 128-, 192- or 256-bit key, 96-bit nonce, 64-bit tag, 32-bit message blocks.
+//
+// Never encrypt two messages under one key with the same nonce: the keystream would repeat and
+// forgeries become easy. Decryption is one-shot: the tag is checked in constant time before
+// anything is returned, and on failure the output is all zeros.
+//
+// The keyed permutation P_n is a 128-bit NLFSR; its 32 next feedback bits only read taps at
+// least 32 bits from the input end, so every word operation below computes 32 steps at once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "../common/aead_span_forms.hpp"
+#include "../common/bytes.hpp"
+#include "../common/config.hpp"
+#include "../common/kind.hpp"
+#include "../common/secure.hpp"
+#include "../common/span.hpp"
+
+namespace lwc::tinyjambu {
+
+namespace detail {
+
+// The NLFSR as four words: bit i of the state is bit i % 32 of s[i / 32].
+struct state {
+  std::uint32_t s0, s1, s2, s3;
+};
+
+// The key as 32-bit words, loaded little-endian (bit i of the key is bit i % 32 of word i / 32).
+template <unsigned KeyWords>
+struct key_words {
+  std::uint32_t k[KeyWords];
+};
+
+// 32 steps of the feedback, for the word whose successors (in state order) are a, b, c:
+// f = s_0 + s_47 + ~(s_70 s_85) + s_91 + k_i, for 32 consecutive values of the step index.
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t feedback(std::uint32_t a, std::uint32_t b,
+                                                         std::uint32_t c) {
+  const std::uint32_t t47 = a >> 15 | b << 17;
+  const std::uint32_t t70 = b >> 6 | c << 26;
+  const std::uint32_t t85 = b >> 21 | c << 11;
+  const std::uint32_t t91 = b >> 27 | c << 5;
+  return t47 ^ ~(t70 & t85) ^ t91;
+}
+
+// P_n with n = 32 * Words steps. Four words of output rotate the roles of the four registers,
+// so no word moves; the key word of step i is k[(i / 32) mod KeyWords], restarted at every
+// call. Words is a multiple of 4 for every n the mode uses (640, 1024, 1152, 1280).
+template <unsigned Words, unsigned KeyWords>
+LWC_HD LWC_ALWAYS_INLINE constexpr void permute(state& st, const key_words<KeyWords>& key) {
+  static_assert(Words % 4 == 0);
+  std::uint32_t s0 = st.s0, s1 = st.s1, s2 = st.s2, s3 = st.s3;
+  LWC_UNROLL for (unsigned g = 0; g < Words / 4; ++g) {
+    s0 ^= feedback(s1, s2, s3) ^ key.k[(4 * g + 0) % KeyWords];
+    s1 ^= feedback(s2, s3, s0) ^ key.k[(4 * g + 1) % KeyWords];
+    s2 ^= feedback(s3, s0, s1) ^ key.k[(4 * g + 2) % KeyWords];
+    s3 ^= feedback(s0, s1, s2) ^ key.k[(4 * g + 3) % KeyWords];
+  }
+  st = state{s0, s1, s2, s3};
+}
+
+// Frame bits (section 3.2.2), added to bits 36..38 of the state before each permutation.
+inline constexpr std::uint32_t frame_nonce = 0x10;
+inline constexpr std::uint32_t frame_ad = 0x30;
+inline constexpr std::uint32_t frame_message = 0x50;
+inline constexpr std::uint32_t frame_final = 0x70;
+
+// The parameters of one member of the family: P_640 for the nonce and associated data, P_n2
+// for the key setup, the message and the first tag word.
+template <unsigned KeyBits>
+struct params;
+template <>
+struct params<128> {
+  static constexpr unsigned long_words = 32;  // P_1024
+};
+template <>
+struct params<192> {
+  static constexpr unsigned long_words = 36;  // P_1152
+};
+template <>
+struct params<256> {
+  static constexpr unsigned long_words = 40;  // P_1280
+};
+inline constexpr unsigned short_words = 20;  // P_640
+
+template <unsigned KeyBits>
+struct core {
+  static constexpr unsigned key_words_n = KeyBits / 32;
+  static constexpr unsigned long_words = params<KeyBits>::long_words;
+  using key_type = key_words<key_words_n>;
+
+  LWC_HD static constexpr key_type load_key(const std::uint8_t* key) {
+    key_type k{};
+    for (unsigned i = 0; i < key_words_n; ++i) k.k[i] = load_le32(key + 4 * i);
+    return k;
+  }
+
+  // Section 3.3.1: the key setup from the zero state, then the nonce one word at a time.
+  LWC_HD static constexpr void init(state& st, const key_type& k, const std::uint8_t* nonce) {
+    st = state{0, 0, 0, 0};
+    permute<long_words>(st, k);
+    for (unsigned i = 0; i < 3; ++i) {
+      st.s1 ^= frame_nonce;
+      permute<short_words>(st, k);
+      st.s3 ^= load_le32(nonce + 4 * i);
+    }
+  }
+
+  // Section 3.3.2: a final partial word also adds its byte count to the frame bits.
+  LWC_HD static constexpr void absorb_ad(state& st, const key_type& k, const std::uint8_t* ad,
+                                         std::size_t n) {
+    for (; n >= 4; n -= 4, ad += 4) {
+      st.s1 ^= frame_ad;
+      permute<short_words>(st, k);
+      st.s3 ^= load_le32(ad);
+    }
+    if (n != 0) {
+      st.s1 ^= frame_ad;
+      permute<short_words>(st, k);
+      st.s3 ^= static_cast<std::uint32_t>(load_le(ad, n));
+      st.s1 ^= static_cast<std::uint32_t>(n);
+    }
+  }
+
+  // Section 3.3.3: the plaintext word enters bits 96..127, the keystream is bits 64..95.
+  // Words are read before they are written, so in == out is allowed.
+  template <bool Decrypt>
+  LWC_HD static constexpr void crypt(state& st, const key_type& k, const std::uint8_t* in,
+                                     std::size_t n, std::uint8_t* out) {
+    state s = st;  // a local copy: stores through out could alias the caller's state
+    for (; n >= 4; n -= 4, in += 4, out += 4) {
+      s.s1 ^= frame_message;
+      permute<long_words>(s, k);
+      const std::uint32_t x = load_le32(in);
+      const std::uint32_t m = Decrypt ? x ^ s.s2 : x;
+      s.s3 ^= m;
+      store_le32(out, x ^ s.s2);
+    }
+    if (n != 0) {
+      s.s1 ^= frame_message;
+      permute<long_words>(s, k);
+      const std::uint32_t keep = 0xffffffffu >> (32 - 8 * n);
+      const auto x = static_cast<std::uint32_t>(load_le(in, n));
+      const std::uint32_t m = (Decrypt ? x ^ s.s2 : x) & keep;
+      s.s3 ^= m;
+      s.s1 ^= static_cast<std::uint32_t>(n);
+      store_le(out, x ^ s.s2, n);
+    }
+    st = s;
+    wipe_object(s);
+  }
+
+  // Section 3.3.4: two more permutations, each giving one tag word.
+  LWC_HD static constexpr void finish(state& st, const key_type& k, std::uint8_t* tag) {
+    st.s1 ^= frame_final;
+    permute<long_words>(st, k);
+    store_le32(tag, st.s2);
+    st.s1 ^= frame_final;
+    permute<short_words>(st, k);
+    store_le32(tag + 4, st.s2);
+  }
+};
+
+}  // namespace detail
+
+template <unsigned KeyBits, class Self>
+struct tinyjambu_aead : ::lwc::detail::aead_span_forms<Self, KeyBits / 8, 12, 8> {
+  using span_forms = ::lwc::detail::aead_span_forms<Self, KeyBits / 8, 12, 8>;
+  using span_forms::decrypt;
+  using span_forms::decrypt_detached;
+  using span_forms::encrypt;
+  using span_forms::encrypt_detached;
+  static constexpr algorithm_kind kind = algorithm_kind::aead;
+  static constexpr std::size_t key_size = KeyBits / 8;
+  static constexpr std::size_t second_key_size = 0;
+  static constexpr std::size_t nonce_size = 12;
+  static constexpr std::size_t tag_size = 8;
+  static constexpr std::size_t min_tag_size = 8;  // the specification defines no truncation
+  static constexpr std::size_t block_size = 4;
+
+  using typename span_forms::key_view;
+  using typename span_forms::nonce_view;
+
+  LWC_HD static constexpr void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
+                                       const std::uint8_t* nonce, const std::uint8_t* ad,
+                                       std::size_t ad_len, const std::uint8_t* pt,
+                                       std::size_t pt_len, std::uint8_t* ct, std::uint8_t* tag,
+                                       std::size_t tag_len) {
+    LWC_REQUIRE(tag_len == tag_size, "tinyjambu tags are 8 bytes");
+    LWC_REQUIRE(second_key == nullptr, "tinyjambu takes no second key");
+    using core = detail::core<KeyBits>;
+    auto k = core::load_key(key);
+    detail::state s{};
+    core::init(s, k, nonce);
+    core::absorb_ad(s, k, ad, ad_len);
+    core::template crypt<false>(s, k, pt, pt_len, ct);
+    core::finish(s, k, tag);
+    wipe_object(s);
+    wipe_object(k);
+  }
+
+  // Returns true when the tag verifies. On false, all ct_len bytes of pt are zero.
+  [[nodiscard]] LWC_HD static constexpr bool decrypt(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
+      const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
+    LWC_REQUIRE(tag_len == tag_size, "tinyjambu tags are 8 bytes");
+    LWC_REQUIRE(second_key == nullptr, "tinyjambu takes no second key");
+    using core = detail::core<KeyBits>;
+    auto k = core::load_key(key);
+    detail::state s{};
+    core::init(s, k, nonce);
+    core::absorb_ad(s, k, ad, ad_len);
+    core::template crypt<true>(s, k, ct, ct_len, pt);
+    std::uint8_t expected[tag_size]{};
+    core::finish(s, k, expected);
+    const bool ok = ct_equal(expected, tag, tag_len);
+    const std::uint8_t keep = ct_mask(ok);
+    for (std::size_t i = 0; i < ct_len; ++i) pt[i] &= keep;
+    wipe_object(expected);
+    wipe_object(s);
+    wipe_object(k);
+    return ok;
+  }
+};
+
+struct tinyjambu128 : tinyjambu_aead<128, tinyjambu128> {
+  static constexpr std::string_view name = "tinyjambu-128";
+};
+struct tinyjambu192 : tinyjambu_aead<192, tinyjambu192> {
+  static constexpr std::string_view name = "tinyjambu-192";
+};
+struct tinyjambu256 : tinyjambu_aead<256, tinyjambu256> {
+  static constexpr std::string_view name = "tinyjambu-256";
+};
+
+}  // namespace lwc::tinyjambu
