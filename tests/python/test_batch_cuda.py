@@ -28,6 +28,27 @@ GPU_AEADS = [n for n in lwc.batch.cuda_algorithms() if REGISTRY[n].kind == "aead
 GPU_HASHES = [n for n in lwc.batch.cuda_algorithms() if REGISTRY[n].kind != "aead"] or BATCH_HASHES
 
 
+def unkeyed(names):
+    """The hashes, XOFs and CXOFs among `names`: CUDA arrays carry no keys (MACs, PRFs)."""
+    return [n for n in names if REGISTRY[n].kind in ("hash", "xof", "cxof")]
+
+
+def out_length(name, xof_length):
+    a = REGISTRY[name]
+    return a.output_size if a.max_output_size else xof_length
+
+
+def hash_jobs(rng, name, n, max_len):
+    """Messages (within the algorithm's input limit), keys (MACs and PRFs) and customization
+    strings (CXOFs) for n jobs of `name`."""
+    a = REGISTRY[name]
+    limit = min(max_len, a.max_input_size) if a.max_input_size is not None else max_len
+    msgs = [rng.randbytes(rng.randrange(limit + 1)) for _ in range(n - 1)] + [b""]
+    keys = [rng.randbytes(a.key_size) for _ in msgs] if a.kind in ("mac", "prf") else None
+    custom = [rng.randbytes(rng.randrange(30)) for _ in msgs] if a.kind == "cxof" else None
+    return msgs, keys, custom
+
+
 def no_gpu_reason():
     if not CUDA_BUILT:
         return "this build of lwc has no CUDA engine"
@@ -379,7 +400,7 @@ class CpuEngine:
             with pytest.raises(RuntimeError, match="no CUDA device"):
                 _lwc._cuda_hash_async(name, data=data, offsets=offsets, out=out, out_len=out_len, stream=stream)
         msgs, _ = packed_of(data, offsets)
-        digests = lwc.batch.hash(name, msgs, length=out_len if REGISTRY[name].kind == "xof" else None)
+        digests = lwc.batch.hash(name, msgs, length=None if REGISTRY[name].max_output_size else out_len)
         host_memory(out)[:] = np.frombuffer(b"".join(digests), np.uint8)
 
 
@@ -447,13 +468,19 @@ def test_emulated_cuda_arrays_empty_batch(emulated_gpu):
     assert emulated_gpu.calls == 0  # nothing queued
 
 
-@pytest.mark.parametrize("name", BATCH_HASHES)
+@pytest.mark.parametrize("name", unkeyed(BATCH_HASHES))
 def test_emulated_cuda_arrays_hash(emulated_gpu, name):
     dev = DeviceStandIn.of
     msgs = np.random.default_rng(8).integers(0, 256, (33, 70), dtype=np.uint8)
-    length = 32 if REGISTRY[name].kind == "hash" else 45
+    length = out_length(name, 45)
     out = lwc.batch.hash(name, dev(msgs), length=length, device="cuda")
     assert np.array_equal(out, lwc.batch.hash(name, msgs, length=length))
+
+
+def test_emulated_cuda_arrays_take_no_keys(emulated_gpu):
+    msgs = DeviceStandIn.of(np.zeros((2, 3), np.uint8))
+    with pytest.raises(ValueError, match="need host inputs"):
+        lwc.batch.hash("ascon-mac", msgs, keys=[bytes(16)] * 2, device="cuda")
 
 
 def test_emulated_cuda_arrays_bad_shapes(emulated_gpu):
@@ -592,12 +619,14 @@ def test_emulated_cuda_host_arrays(emulated_gpu_host):
 @pytest.mark.parametrize("name", BATCH_HASHES)
 def test_emulated_cuda_host_hash(emulated_gpu_host, name):
     rng = random.Random(22)
-    msgs = [rng.randbytes(rng.randrange(500)) for _ in range(19)] + [b""]
-    length = 32 if REGISTRY[name].kind == "hash" else 50
-    assert lwc.batch.hash(name, msgs, length=length, device="cuda") == lwc.batch.hash(name, msgs, length=length)
-    arr = np.arange(400, dtype=np.uint16).astype(np.uint8).reshape(10, 40)
-    assert np.array_equal(lwc.batch.hash(name, arr, length=length, device="cuda"),
-                          lwc.batch.hash(name, arr, length=length))
+    msgs, keys, custom = hash_jobs(rng, name, 20, 500)
+    length = out_length(name, 50)
+    assert (lwc.batch.hash(name, msgs, length=length, keys=keys, customization=custom, device="cuda")
+            == lwc.batch.hash(name, msgs, length=length, keys=keys, customization=custom))
+    if keys is None and REGISTRY[name].max_input_size is None:
+        arr = np.arange(400, dtype=np.uint16).astype(np.uint8).reshape(10, 40)
+        assert np.array_equal(lwc.batch.hash(name, arr, length=length, device="cuda"),
+                              lwc.batch.hash(name, arr, length=length))
 
 
 # ---- on a GPU ----------------------------------------------------------------------------------
@@ -627,9 +656,10 @@ def test_gpu_host_inputs_equal_cpu(name):
 @pytest.mark.parametrize("name", GPU_HASHES)
 def test_gpu_host_hash_equals_cpu(name):
     rng = random.Random(12)
-    msgs = [rng.randbytes(rng.randrange(2000)) for _ in range(777)] + [b""]
-    length = 32 if REGISTRY[name].kind == "hash" else 64
-    assert lwc.batch.hash(name, msgs, length=length, device="cuda") == lwc.batch.hash(name, msgs, length=length)
+    msgs, keys, custom = hash_jobs(rng, name, 778, 2000)
+    length = out_length(name, 64)
+    assert (lwc.batch.hash(name, msgs, length=length, keys=keys, customization=custom, device="cuda")
+            == lwc.batch.hash(name, msgs, length=length, keys=keys, customization=custom))
 
 
 class CupyArrays:
@@ -734,11 +764,11 @@ def test_gpu_arrays_masking_and_short_tags(gpu_arrays):
     assert not g.to_host(ok).any()  # without the second keys nothing verifies
 
 
-@pytest.mark.parametrize("name", GPU_HASHES)
+@pytest.mark.parametrize("name", unkeyed(GPU_HASHES))
 def test_gpu_arrays_hash_equals_cpu(gpu_arrays, name):
     g = gpu_arrays
     msgs = np.random.default_rng(17).integers(0, 256, (2049, 300), dtype=np.uint8)
-    length = 32 if REGISTRY[name].kind == "hash" else 100
+    length = out_length(name, 100)
     out = lwc.batch.hash(name, g.to_device(msgs), length=length, device="cuda")
     assert np.array_equal(g.to_host(out), lwc.batch.hash(name, msgs, length=length))
 
@@ -747,7 +777,7 @@ def test_gpu_arrays_on_the_librarys_current_stream(gpu_arrays):
     g = gpu_arrays
     name = GPU_HASHES[0]
     msgs = np.random.default_rng(18).integers(0, 256, (1 << 14, 1024), dtype=np.uint8)
-    want = lwc.batch.hash(name, msgs, length=32 if REGISTRY[name].kind == "hash" else 16)
+    want = lwc.batch.hash(name, msgs, length=out_length(name, 16))
     stream = g.side_stream()
     with g.current(stream):
         d = g.to_device(msgs)
