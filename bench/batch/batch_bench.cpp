@@ -1,7 +1,8 @@
 // Batch engine throughput: names batch/<algorithm>/<operation>/<bytes>/<backend>/<threads>.
 // Each iteration processes a whole batch of 2^14 messages of <bytes> bytes (AEADs with 32
 // bytes of associated data, as in lwc_bench; hashes with one digest, XOFs with 32 bytes of
-// output), every message with its own key and nonce. Bytes per second count message bytes.
+// output, MACs and PRFs likewise with a key per message), every message with its own key and
+// nonce. Bytes per second count message bytes.
 //
 // bytes "mixed": lengths drawn uniformly from 0..4096 in one batch, to show that refilling
 // lanes as messages finish keeps them busy; compare with "scalar" on the same batch.
@@ -30,6 +31,11 @@ namespace {
 constexpr std::size_t sizes[] = {64, 256, 1024, 4096, 0};  // 0: mixed lengths
 constexpr std::size_t mixed_max = 4096;
 constexpr std::size_t ad_len = 32;
+
+// Fixed-size outputs at their size, extendable ones at 32 bytes.
+std::size_t output_length(const lwc::algorithm& a) {
+  return a.max_output_size != 0 ? a.output_size : 32;
+}
 
 std::size_t batch_messages() {
   if (const char* s = std::getenv("LWC_BATCH_BENCH_MESSAGES")) {
@@ -91,9 +97,13 @@ workload& get(const lwc::algorithm& a, std::size_t bytes) {
     }
     lwc::batch::encrypt(a.name, w.enc, a.tag_size);
   } else {
-    w.tags.resize(n * 32);
+    const std::size_t out = output_length(a);
+    w.tags.resize(n * out);
+    fill(w.keys, n * a.key_size);
     for (std::size_t i = 0; i < n; ++i)
-      w.hash.push_back({{w.in.data() + w.off[i], w.len[i]}, {w.tags.data() + i * 32, 32}});
+      w.hash.push_back({{w.in.data() + w.off[i], w.len[i]},
+                        {w.tags.data() + i * out, out},
+                        {w.keys.data() + i * a.key_size, a.key_size}});
   }
   return w;
 }
@@ -136,9 +146,9 @@ void bench_scalar(benchmark::State& state, const lwc::algorithm* a, std::string 
           state.SkipWithError("verification failed");
       } else {
         const auto& j = w.hash[i];
-        a->init(st, nullptr, nullptr, 0);
+        a->init(st, j.key.data(), nullptr, 0);
         a->absorb(st, j.in.data(), j.in.size());
-        a->squeeze(st, j.out.data(), 32);
+        a->squeeze(st, j.out.data(), j.out.size());
         a->destroy(st);
       }
     }
@@ -158,9 +168,12 @@ int register_all() {
   if (hw > 2) thread_counts.push_back(hw);
   for (std::string_view name : lwc::batch::algorithms()) {
     const lwc::algorithm* a = lwc::find_algorithm(name);
+    if (a->max_input_size != SIZE_MAX) continue;  // PRFShort: inputs of at most 16 bytes
     std::vector<std::string> ops;
     if (a->is_aead()) ops = {"encrypt", "decrypt"};
-    else ops = {a->kind == lwc::algorithm_kind::hash ? "hash" : "xof"};
+    else ops = {a->kind == lwc::algorithm_kind::hash ? "hash"
+                : a->is_keyed()                       ? "mac"
+                                                      : "xof"};
     for (const std::string& op : ops) {
       for (std::size_t bytes : sizes) {
         const std::string base = "batch/" + std::string(name) + "/" + op + "/" +
