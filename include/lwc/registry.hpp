@@ -21,7 +21,9 @@
 #include "common/kind.hpp"
 #include "common/secure.hpp"
 #include "common/span.hpp"
+#include "gift_cofb/gift_cofb.hpp"
 #include "grain/grain128aead.hpp"
+#include "romulus/romulus.hpp"
 
 namespace lwc {
 
@@ -143,6 +145,8 @@ inline constexpr std::string_view ascon_v12 = "Ascon v1.2";
 inline constexpr std::string_view ascon_v13 = "Ascon v1.3 (ascon-c)";
 inline constexpr std::string_view acorn_v3 = "ACORN v3 (CAESAR)";
 inline constexpr std::string_view grain_v2 = "Grain-128AEADv2 (NIST LWC final round)";
+inline constexpr std::string_view gift_cofb_final = "GIFT-COFB (NIST LWC final round)";
+inline constexpr std::string_view romulus_v13 = "Romulus v1.3 (NIST LWC final round)";
 
 }  // namespace detail
 
@@ -169,6 +173,11 @@ inline constexpr algorithm registry_table[] = {
     detail::make_hash<ascon::v13::prfshort>("ascon", detail::ascon_v13),
     detail::make_aead<acorn::acorn128>("acorn", detail::acorn_v3),
     detail::make_aead<grain::grain128aead>("grain", detail::grain_v2),
+    detail::make_aead<gift_cofb::gift_cofb>("gift-cofb", detail::gift_cofb_final),
+    detail::make_aead<romulus::romulus_n>("romulus", detail::romulus_v13),
+    detail::make_aead<romulus::romulus_m>("romulus", detail::romulus_v13),
+    detail::make_aead<romulus::romulus_t>("romulus", detail::romulus_v13),
+    detail::make_hash<romulus::romulus_h>("romulus", detail::romulus_v13),
 };
 
 inline constexpr std::span<const algorithm> algorithms() noexcept { return registry_table; }
