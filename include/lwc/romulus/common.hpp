@@ -7,13 +7,66 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
+#include "../common/cpu_dispatch.hpp"
 #include "../common/secure.hpp"
 #include "skinny128_384_plus.hpp"
+#include "skinny_x86.hpp"
+
+namespace lwc::romulus {
+
+// Which SKINNY code the host runs: the portable one, or the vector one on CPUs with AVX2, or
+// the same compiled for AVX-512VL.
+enum class implementation : int { portable = 1, avx2 = 2, avx512 = 3 };
+
+namespace detail {
+inline implementation fastest_implementation() {
+#if LWC_X86_DISPATCH
+  if (x86::cpu_has_avx512vl()) return implementation::avx512;
+  if (x86::cpu_has_avx2()) return implementation::avx2;
+#endif
+  return implementation::portable;
+}
+using path = ::lwc::detail::code_path<implementation, fastest_implementation>;
+}  // namespace detail
+
+// The fastest path this CPU supports, unless the environment variable LWC_FORCE_PORTABLE is 1.
+inline implementation default_implementation() { return detail::path::default_path(); }
+
+// The path the host functions use: default_implementation() unless force_portable(true).
+inline implementation active_implementation() { return detail::path::active(); }
+
+// Tests use this to run both paths; false goes back to default_implementation().
+inline void force_portable(bool on) { detail::path::force_portable(on); }
+
+}  // namespace lwc::romulus
 
 namespace lwc::romulus::detail {
+
+// One SKINNY-128-384+ call on NB blocks (NB = 1, or 2 sharing their rounds), on the fastest
+// code the host has. Not inlined: the modes call it from many places.
+template <std::size_t NB, class Source>
+LWC_HD LWC_SKINNY_NOINLINE constexpr void skinny(u64 (&a)[NB], u64 (&b)[NB], Source src) {
+  u64 x[NB]{}, y[NB]{};
+  for (std::size_t i = 0; i < NB; ++i) x[i] = a[i], y[i] = b[i];
+  bool done = false;
+#if LWC_X86_DISPATCH
+  if (!std::is_constant_evaluated()) {
+    const implementation code = active_implementation();
+    if (code == implementation::avx512) x86::avx512::encrypt(x, y, src);
+    else if (code == implementation::avx2) x86::avx2::encrypt(x, y, src);
+    done = code != implementation::portable;
+  }
+#endif
+  if (!done) encrypt(x, y, src);
+  for (std::size_t i = 0; i < NB; ++i) a[i] = x[i], b[i] = y[i];
+  wipe_object(src);
+  wipe_object(x);
+  wipe_object(y);
+}
 
 struct block {
   u64 a, b;  // bytes 0..7 and 8..15, little-endian
@@ -68,20 +121,18 @@ LWC_HD LWC_ALWAYS_INLINE constexpr u64 next_counter(u64 c) {
 // S <- E(K, (counter, domain), tk2)(S), where `fixed` holds the round words of TK2 and TK3.
 LWC_HD LWC_ALWAYS_INLINE constexpr void tbc(block& s, const schedule& fixed, u64 counter,
                                            std::uint8_t domain) {
-  counter_source<false> src{&fixed, counter_word(counter, domain), {}};
   u64 a[1] = {s.a}, b[1] = {s.b};
-  encrypt(a, b, src);
+  skinny(a, b, counter_source<false>{&fixed, counter_word(counter, domain), {}});
   s = {a[0], b[0]};
 }
 
 // The same with a TK2 that changes from call to call (a data block); `fixed` holds TK3.
 LWC_HD LWC_ALWAYS_INLINE constexpr void tbc(block& s, const schedule& fixed, u64 counter,
                                            std::uint8_t domain, const block& tk2) {
-  counter_source<true> src{&fixed, counter_word(counter, domain), start_live<2>(tk2.a, tk2.b)};
   u64 a[1] = {s.a}, b[1] = {s.b};
-  encrypt(a, b, src);
+  skinny(a, b,
+         counter_source<true>{&fixed, counter_word(counter, domain), start_live<2>(tk2.a, tk2.b)});
   s = {a[0], b[0]};
-  wipe_object(src);
 }
 
 // The Hirose double-block-length compression function of Romulus-H and Romulus-T: with
@@ -89,13 +140,12 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void tbc(block& s, const schedule& fixed, u64
 // encryptions share their tweakey schedule and run side by side.
 LWC_HD LWC_ALWAYS_INLINE constexpr void hirose(block& h, block& g2, const schedule& constants,
                                               const std::uint8_t* m32) {
-  hash_source src{&constants, start_live<1>(g2.a, g2.b), start_live<2>(m32),
-                  start_live<3>(m32 + 16)};
   u64 a[2] = {h.a, h.a ^ 1}, b[2] = {h.b, h.b};
-  encrypt(a, b, src);
+  skinny(a, b,
+         hash_source{&constants, start_live<1>(g2.a, g2.b), start_live<2>(m32),
+                     start_live<3>(m32 + 16)});
   g2 = {a[1] ^ h.a ^ 1, b[1] ^ h.b};
   h = {a[0] ^ h.a, b[0] ^ h.b};
-  wipe_object(src);
 }
 
 }  // namespace lwc::romulus::detail

@@ -127,7 +127,7 @@ LWC_HD constexpr void romulus_t_crypt(const schedule& key_only, const std::uint8
                               {counter_word(counter, 64), counter_word(counter, 65)},
                               start_live<3>(z.a, z.b)};
     u64 a[2] = {n.a, n.a}, b[2] = {n.b, n.b};
-    encrypt(a, b, src);
+    skinny(a, b, src);
     store_block(out, load_block(in) ^ block{a[0], b[0]});
     z = {a[1], b[1]};
     counter = next_counter(counter);
@@ -135,7 +135,7 @@ LWC_HD constexpr void romulus_t_crypt(const schedule& key_only, const std::uint8
   }
   counter_tk3_source<1> src{&constants, {counter_word(counter, 64)}, start_live<3>(z.a, z.b)};
   u64 a[1] = {n.a}, b[1] = {n.b};
-  encrypt(a, b, src);
+  skinny(a, b, src);
   block s = load_padded(in, len) ^ block{a[0], b[0]};
   store_partial(out, s, len);
   wipe_object(src);

@@ -24,6 +24,12 @@
 #include "../common/config.hpp"
 #include "../common/secure.hpp"
 
+#if defined(__CUDACC__) || !(defined(__GNUC__) || defined(__clang__))
+#define LWC_SKINNY_NOINLINE
+#else
+#define LWC_SKINNY_NOINLINE __attribute__((noinline))
+#endif
+
 namespace lwc::romulus::detail {
 
 using u32 = std::uint32_t;
@@ -139,8 +145,15 @@ LWC_HD constexpr shift_masks masks_of(byte_map m) {
   return s;
 }
 
-template <int D>
-LWC_HD LWC_ALWAYS_INLINE constexpr u64 move_up(u64 x) {  // bit p to bit p + D
+// The word type W is u64, or a vector of two u64 lanes in the x86 code (skinny_x86.hpp).
+template <class W>
+LWC_HD LWC_ALWAYS_INLINE constexpr W splat(u64 m) {
+  if constexpr (sizeof(W) == sizeof(u64)) return m;
+  else return W{m, m};
+}
+
+template <int D, class W>
+LWC_HD LWC_ALWAYS_INLINE constexpr W move_up(W x) {  // bit p to bit p + D
   if constexpr (D >= 0) return x << D;
   else return x >> -D;
 }
@@ -166,19 +179,20 @@ LWC_HD constexpr byte_map make_map() {
                    compose(lfsr_map(Tk), from_order(order_before_round((R + 1) % 8))));
 }
 
-template <map_kind Kind, int Tk, int R, int D>
-LWC_HD LWC_ALWAYS_INLINE constexpr u64 masked_terms(u64 x) {
+template <map_kind Kind, int Tk, int R, int D, class W>
+LWC_HD LWC_ALWAYS_INLINE constexpr W masked_terms(W x) {
   if constexpr (D > 7) {
-    return 0;
+    return x & 0;
   } else {
     constexpr u64 m = masks_of(make_map<Kind, Tk, R>()).mask[D + 7];
-    if constexpr (m != 0) return (move_up<D>(x) & m) ^ masked_terms<Kind, Tk, R, D + 1>(x);
+    if constexpr (m != 0)
+      return (move_up<D>(x) & splat<W>(m)) ^ masked_terms<Kind, Tk, R, D + 1>(x);
     else return masked_terms<Kind, Tk, R, D + 1>(x);
   }
 }
 
-template <map_kind Kind, int Tk = 1, int R = 0>
-LWC_HD LWC_ALWAYS_INLINE constexpr u64 apply_map(u64 x) {
+template <map_kind Kind, int Tk = 1, int R = 0, class W>
+LWC_HD LWC_ALWAYS_INLINE constexpr W apply_map(W x) {
   return masked_terms<Kind, Tk, R, -7>(x);
 }
 
@@ -188,12 +202,12 @@ LWC_HD LWC_ALWAYS_INLINE constexpr u64 lanes(int bit) { return 0x010101010101010
 
 // One S-box step on the complemented state: bit t ^= bit a & bit b (x_t ^= NOR(x_a, x_b)) in
 // every byte, for two (t, a, b) at once; the shifts are shared when the two steps allow it.
-template <int T1, int A1, int B1, int T2, int A2, int B2>
-LWC_HD LWC_ALWAYS_INLINE constexpr u64 nor_step(u64 y) {
+template <int T1, int A1, int B1, int T2, int A2, int B2, class W>
+LWC_HD LWC_ALWAYS_INLINE constexpr W nor_step(W y) {
   constexpr int p = T1 - A1, q = T1 - B1, r = T2 - A2, s = T2 - B2;
-  constexpr u64 m1 = lanes(T1), m2 = lanes(T2);
+  const W m1 = splat<W>(lanes(T1)), m2 = splat<W>(lanes(T2));
   if constexpr ((p == r && q == s) || (p == s && q == r)) {
-    return y ^ (move_up<p>(y) & move_up<q>(y) & (m1 | m2));
+    return y ^ ((move_up<p>(y) & splat<W>(lanes(T1) | lanes(T2))) & move_up<q>(y));
   } else if constexpr (p == r || p == s) {
     constexpr int other = p == r ? s : r;
     return y ^ (move_up<p>(y) & ((move_up<q>(y) & m1) | (move_up<other>(y) & m2)));
@@ -201,12 +215,12 @@ LWC_HD LWC_ALWAYS_INLINE constexpr u64 nor_step(u64 y) {
     constexpr int other = q == r ? s : r;
     return y ^ (move_up<q>(y) & ((move_up<p>(y) & m1) | (move_up<other>(y) & m2)));
   } else {
-    return y ^ (move_up<p>(y) & move_up<q>(y) & m1) ^ (move_up<r>(y) & move_up<s>(y) & m2);
+    return y ^ (((move_up<p>(y) & m1) & move_up<q>(y)) ^ ((move_up<r>(y) & m2) & move_up<s>(y)));
   }
 }
 
-template <int R>
-LWC_HD LWC_ALWAYS_INLINE constexpr u64 sbox(u64 y) {
+template <int R, class W>
+LWC_HD LWC_ALWAYS_INLINE constexpr W sbox(W y) {
   constexpr sbox_plan p = plan_sbox(order_before_round(R));
 #define LWC_SKINNY_STEP(k)                                                                   \
   y = nor_step<p.step[k][0][0], p.step[k][0][1], p.step[k][0][2], p.step[k][1][0],           \
