@@ -60,57 +60,58 @@ LWC_HD LWC_ALWAYS_INLINE constexpr u32 byte_ror6(u32 x) {
   return (x >> 6 & 0x03030303u) | (x & 0x3f3f3f3fu) << 2;
 }
 
-// The S-box on the four slices, in place; the specification's swap of slices 0 and 3 is left
-// to the caller, which renames the words. The specification's sequence of seven steps is one
-// long chain; expanded as below its longest path is six operations instead of ten (a block
-// costs 40 of these chains back to back, and the rest of a round runs beside them).
-LWC_HD LWC_ALWAYS_INLINE constexpr void sbox(u32& s0, u32& s1, u32& s2, u32& s3) {
-  const u32 a = s0, b = s1, c = s2, d = s3;
-  const u32 ac = a & c;
-  const u32 b1 = b ^ ac;                      // step 1
-  const u32 a1 = a ^ (d & b) ^ (d & ac);      // step 2: a ^ (b1 & d)
-  const u32 x = b1 ^ c ^ d;
-  const u32 o = a1 | b1;                      // step 3: c1 = c ^ o
-  s0 = a1;
-  s3 = ~(c ^ d) ^ o;                          // steps 4 and 6: ~(d ^ c1)
-  s1 = x ^ o;                                 // step 5: b1 ^ d ^ c1
-  s2 = c ^ (b1 & ~a1) ^ (a1 & x);             // step 7: c1 ^ (a1 & s1)
+// The S-box on the four slices, in place, with the round's additions folded in: k1 and k2 are
+// the round-key words of slices 1 and 2 taken back through this round's permutation of those
+// slices (see fold_keys), c the constant of slice 3. The specification's swap of slices 0 and
+// 3 is left to the caller, which renames the words: slice 3 comes out in s0, slice 0 in s3.
+//
+// The specification's sequence of seven steps is one long chain, and 40 of them run back to
+// back in a block. Expanded as below the longest path is five operations instead of ten, and
+// the key words join it where they add no step.
+LWC_HD LWC_ALWAYS_INLINE constexpr void sbox(u32& s0, u32& s1, u32& s2, u32& s3, u32 k1, u32 k2,
+                                             u32 c) {
+  const u32 a = s0, b = s1, x = s2, d = s3;
+  const u32 ax = a & x;
+  const u32 b1 = b ^ ax;                  // step 1
+  const u32 a1 = a ^ (d & b) ^ (d & ax);  // step 2: a ^ (b1 & d)
+  const u32 xd = x ^ d;
+  const u32 o = a1 | b1;                  // step 3: x1 = x ^ o
+  s0 = a1 ^ c;
+  s1 = (b1 ^ (xd ^ k1)) ^ o;              // steps 4, 5: b1 ^ d ^ x1
+  s2 = ((x ^ k2) ^ b1) ^ (a1 & xd);       // step 7: x1 ^ (a1 & s1), as a1 ? x ^ d : b1
+  s3 = ~xd ^ o;                           // steps 4, 6: ~(d ^ x1)
 }
 
 // Five rounds. On entry slice i is in xi; on return slice 0 is in x3 and slice 3 in x0.
-// rk holds the ten round-key words (V then U per round), rc the five constants.
+// rk holds the ten folded round-key words (slice 1, then slice 2, per round), rc the five
+// constants.
 LWC_HD LWC_ALWAYS_INLINE constexpr void five_rounds(u32& x0, u32& x1, u32& x2, u32& x3,
                                                     const u32* rk, u32 c0, u32 c1, u32 c2,
                                                     u32 c3, u32 c4) {
-  sbox(x0, x1, x2, x3);
+  sbox(x0, x1, x2, x3, rk[0], rk[1], c0);
   x3 = nibble_ror1(x3);
-  x1 = nibble_ror2(x1) ^ rk[0];
-  x2 = nibble_ror3(x2) ^ rk[1];
-  x0 ^= c0;
+  x1 = nibble_ror2(x1);
+  x2 = nibble_ror3(x2);
 
-  sbox(x3, x1, x2, x0);
+  sbox(x3, x1, x2, x0, rk[2], rk[3], c1);
   x0 = half_ror4(x0);
-  x1 = half_ror8(x1) ^ rk[2];
-  x2 = half_ror12(x2) ^ rk[3];
-  x3 ^= c1;
+  x1 = half_ror8(x1);
+  x2 = half_ror12(x2);
 
-  sbox(x0, x1, x2, x3);
+  sbox(x0, x1, x2, x3, rk[4], rk[5], c2);
   x3 = ror32(x3 & 0x00005555u, 15) | ror32(x3 & 0x0000aaaau, 17) | x3 >> 16;
-  x1 = (x1 >> 1 & 0x55555555u) ^ (x1 & 0x55555555u) << 1 ^ rk[4];
-  x2 = (x2 & 0x0000ffffu) << 16 ^ (x2 >> 15 & 0x0000aaaau) ^ (x2 >> 17 & 0x00005555u) ^ rk[5];
-  x0 ^= c2;
+  x1 = (x1 >> 1 & 0x55555555u) | (x1 & 0x55555555u) << 1;
+  x2 = (x2 & 0x0000ffffu) << 16 | (x2 >> 15 & 0x0000aaaau) | (x2 >> 17 & 0x00005555u);
 
-  sbox(x3, x1, x2, x0);
+  sbox(x3, x1, x2, x0, rk[6], rk[7], c3);
   x0 = byte_ror6(x0);
-  x1 = byte_ror4(x1) ^ rk[6];
-  x2 = byte_ror2(x2) ^ rk[7];
-  x3 ^= c3;
+  x1 = byte_ror4(x1);
+  x2 = byte_ror2(x2);
 
-  sbox(x0, x1, x2, x3);
+  sbox(x0, x1, x2, x3, rk[8], rk[9], c4);
   x3 = ror32(x3, 24);
-  x1 = ror32(x1, 16) ^ rk[8];
-  x2 = ror32(x2, 8) ^ rk[9];
-  x0 ^= c4;
+  x1 = ror32(x1, 16);
+  x2 = ror32(x2, 8);
 }
 
 // ---- key schedule -------------------------------------------------------------------------
@@ -198,6 +199,24 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void advance_ten_rounds(u32* rk, int r) {
   rk[2 * r + 1] = ahead_by_three<K>(rk[2 * (r - 10)]);
 }
 
+// The round words taken back through the permutation that the round applies to slices 1 and 2
+// after the S-box, so that sbox() can add them before it (the inverse maps; several of the
+// permutations are their own inverse).
+LWC_HD constexpr void fold_keys(u32* rk) {
+  for (int r = 0; r < 40; r += 5, rk += 10) {
+    rk[0] = nibble_ror2(rk[0]);
+    rk[1] = nibble_ror1(rk[1]);
+    rk[2] = half_ror8(rk[2]);
+    rk[3] = half_ror4(rk[3]);
+    rk[4] = (rk[4] >> 1 & 0x55555555u) | (rk[4] & 0x55555555u) << 1;
+    rk[5] = rk[5] >> 16 | (rk[5] & 0x00005555u) << 17 | (rk[5] & 0x0000aaaau) << 15;
+    rk[6] = byte_ror4(rk[6]);
+    rk[7] = byte_ror6(rk[7]);
+    rk[8] = ror32(rk[8], 16);
+    rk[9] = ror32(rk[9], 24);
+  }
+}
+
 struct round_keys {
   u32 w[80];  // per round: the word for slice 1 (V), then the word for slice 2 (U)
 };
@@ -240,6 +259,7 @@ LWC_HD constexpr void expand_key(round_keys& out, u32 k0, u32 k1, u32 k2, u32 k3
     advance_ten_rounds<3>(rk, r + 3);
     advance_ten_rounds<4>(rk, r + 4);
   }
+  fold_keys(rk);
 }
 
 // The round constants (0x80000000 and the 6-bit LFSR value, added to slice 3) in the
