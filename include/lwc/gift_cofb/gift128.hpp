@@ -1,6 +1,6 @@
-// GIFT-128 as GIFT-COFB uses it (GIFT-COFB final-round specification, section 2.4: the
-// bit-sliced input/output order, 40 rounds), in the fixsliced representation (Adomnicai, Najm,
-// Peyrin, "Fixslicing: a new GIFT representation", TCHES 2020/3).
+// GIFT-128 as GIFT-COFB uses it (GIFT-COFB, NIST LWC final-round submission, chapter 2: 40
+// rounds, the bit-sliced input and output order), in the fixsliced representation (Adomnicai,
+// Najm, Peyrin, "Fixslicing: a new GIFT representation", TCHES 2020/3).
 //
 // The four 32-bit state words are never passed through the bit permutation of a round. Word 3
 // is left where the S-box puts it, and every word of round r is held permuted by P3^-r (P3, the

@@ -1,6 +1,6 @@
-// GIFT-COFB (NIST lightweight cryptography, final round; "GIFT-COFB", Banik, Chakraborti, Inoue,
-// Iwata, Minematsu, Nandi, Peyrin, Sasaki, Sim, Todo, 2021, section 2): 128-bit key, nonce and
-// tag, over GIFT-128 (gift128.hpp).
+// GIFT-COFB (NIST lightweight cryptography, final-round submission "GIFT-COFB", Banik,
+// Chakraborti, Inoue, Iwata, Minematsu, Nandi, Peyrin, Sasaki, Sim, Todo, chapter 2): 128-bit
+// key, nonce and tag, over GIFT-128 (gift128.hpp).
 //
 // Never encrypt two messages under one key with the same nonce: COFB's security rests on it. The
 // tag is checked in constant time before decryption returns, and on failure the output is all

@@ -1,5 +1,5 @@
 // The pieces the Romulus modes share (Romulus v1.3 specification, NIST LWC final round,
-// sections 2.2 and 2.4): the 128-bit state as two little-endian words, the padding of partial
+// section 2.4): the 128-bit state as two little-endian words, the padding of partial
 // blocks, G, the 56-bit block counter, the Hirose compression function, and the calls of
 // SKINNY-128-384+ with the tweakey laid out as Romulus does (TK1: counter and domain byte,
 // TK2: nonce or data, TK3: key).

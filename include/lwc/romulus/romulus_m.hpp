@@ -1,4 +1,4 @@
-// Romulus-M (Romulus v1.3, NIST LWC final round, section 2.4.2): misuse-resistant AEAD over
+// Romulus-M (Romulus v1.3, NIST LWC final round, section 2.4): misuse-resistant AEAD over
 // SKINNY-128-384+ (SIV-like: the tag is a MAC of the associated data and the message, and the
 // encryption is keyed by the tag), 128-bit key, nonce and tag.
 //
@@ -36,13 +36,16 @@ LWC_HD constexpr std::uint8_t romulus_m_domain(std::size_t ad_len, std::size_t l
   return static_cast<std::uint8_t>(w);
 }
 
-// Absorbs one stream (associated data, then the message) two blocks per call: the first into
-// the state, the second into TK2. `odd` says that the state half of the current pair is taken.
+// The MAC's state and block counter.
 struct mac_state {
   block s;
   u64 counter;
 };
 
+// Absorbs a stream (the associated data, or what is left of the message) two blocks per call:
+// the first is XORed into the state, the second goes into TK2 of the call. A partial last block
+// is padded with its length; a lone last block waits in the state for the next stream (or for
+// the final call).
 LWC_HD constexpr void romulus_m_absorb(mac_state& m, const schedule& key_only,
                                        const std::uint8_t* p, std::size_t len,
                                        std::uint8_t domain) {

@@ -1,4 +1,4 @@
-// Romulus-N (Romulus v1.3, NIST LWC final round, section 2.4.1): nonce-based AEAD over
+// Romulus-N (Romulus v1.3, NIST LWC final round, section 2.4): nonce-based AEAD over
 // SKINNY-128-384+, 128-bit key, nonce and tag.
 //
 // Never encrypt two messages under one key with the same nonce (Romulus-M is the variant that

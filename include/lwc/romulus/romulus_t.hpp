@@ -1,4 +1,4 @@
-// Romulus-T (Romulus v1.3, NIST LWC final round, section 2.4.3): leakage-resilient AEAD over
+// Romulus-T (Romulus v1.3, NIST LWC final round, section 2.4): leakage-resilient AEAD over
 // SKINNY-128-384+, 128-bit key, nonce and tag: a key stream under a key that is re-derived
 // after every block, and a tag that encrypts under the key the Romulus-H-style hash of the
 // associated data, the ciphertext, the nonce and the block count.
@@ -34,11 +34,12 @@ LWC_HD constexpr void pad_block(std::uint8_t* p, const std::uint8_t* src, std::s
   p[31] = static_cast<std::uint8_t>(n & 15);
 }
 
-// The hash of ipad*(A) || ipad*(C) || N || counter, in 32-byte blocks: A and C each end in a
-// padded 16-byte half (none when A is empty); the nonce fills the half after C's last half when
-// that half is the first of a block, and otherwise starts the last block, which then carries the
-// counter as well. The counter counts the 16-byte halves of C (starting at 1) as the
-// specification's encryption does.
+// The hash of ipad*(A) || ipad*(C) || N || counter in 32-byte blocks. A and C are each padded
+// to whole 16-byte halves (a partial half ends with its length; an empty A takes no half); the
+// nonce takes the half after them when that half is the second of a block, and otherwise opens
+// the last block, which ends with the counter (the encryption's block counter: one step per
+// 16-byte block of C) and the number of bytes used. The cases below follow the specification's
+// reference code one by one.
 LWC_HD constexpr void romulus_t_hash(block& h, block& g2, const std::uint8_t* ad,
                                      std::size_t ad_len, const std::uint8_t* c, std::size_t c_len,
                                      const std::uint8_t* nonce) {

@@ -1,10 +1,10 @@
-// SKINNY-128-384+ (Romulus v1.3 specification, NIST LWC final round, section 2.3 and 2.4: the
+// SKINNY-128-384+ (Romulus v1.3 specification, NIST LWC final round, section 2.3: the
 // SKINNY-128-384 tweakable block cipher cut to 40 rounds), the primitive of every Romulus mode.
 //
 // The state is two little-endian 64-bit words: rows 0 and 1, rows 2 and 3 (cell (i, j) is
 // byte 4i + j). The 8-bit S-box is computed on all sixteen cells at once with shifts and logic
 // operations, never with a table: it is four steps that each XOR into two bits of every byte
-// the NOR of two others, separated by a fixed bit permutation (section 2.3, figure 2.3). Those
+// the NOR of two others, separated by a fixed bit permutation (section 2.3). Those
 // permutations are never carried out. A bit keeps its place in the byte, and the code tracks
 // where each bit of the specification lives: the shift amounts of every step follow from that,
 // and the order changes from round to round with period 8 (40 rounds bring it back). The round
