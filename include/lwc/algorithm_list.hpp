@@ -17,7 +17,9 @@
 #include "acorn/acorn128.hpp"
 #include "ascon.hpp"
 #include "elephant/elephant.hpp"
+#include "gift_cofb/gift_cofb.hpp"
 #include "grain/grain128aead.hpp"
+#include "romulus/romulus.hpp"
 #include "sparkle/esch.hpp"
 #include "sparkle/schwaemm.hpp"
 #include "tinyjambu/tinyjambu.hpp"
@@ -54,6 +56,8 @@ inline constexpr provenance xoodyak_final{"xoodyak", "Xoodyak (NIST LWC final ro
 inline constexpr provenance sparkle_v12{"sparkle", "SPARKLE v1.2 (NIST LWC final round)"};
 inline constexpr provenance tinyjambu_v2{"tinyjambu", "TinyJAMBU v2 (NIST LWC final round)"};
 inline constexpr provenance elephant_v2{"elephant", "Elephant v2 (NIST LWC final round)"};
+inline constexpr provenance gift_cofb_final{"gift-cofb", "GIFT-COFB (NIST LWC final round)"};
+inline constexpr provenance romulus_v13{"romulus", "Romulus v1.3 (NIST LWC final round)"};
 }  // namespace provenances
 
 namespace pv = provenances;
@@ -93,7 +97,12 @@ using algorithm_list = type_list<
     listed<tinyjambu::tinyjambu256, pv::tinyjambu_v2>,
     listed<elephant::elephant_dumbo, pv::elephant_v2>,
     listed<elephant::elephant_jumbo, pv::elephant_v2>,
-    listed<elephant::elephant_delirium, pv::elephant_v2>>;
+    listed<elephant::elephant_delirium, pv::elephant_v2>,
+    listed<gift_cofb::gift_cofb, pv::gift_cofb_final>,
+    listed<romulus::romulus_n, pv::romulus_v13>,
+    listed<romulus::romulus_m, pv::romulus_v13>,
+    listed<romulus::romulus_t, pv::romulus_v13>,
+    listed<romulus::romulus_h, pv::romulus_v13>>;
 
 // ---- walking the list at compile time ------------------------------------------------------
 

@@ -22,6 +22,9 @@ struct cpu_features {
   bool pclmul = false;
   bool avx2 = false;
   bool avx512 = false;  // AVX-512 F and BW, with the opmask and ZMM state enabled by the OS
+  bool avx512vl = false;    // with avx512
+  bool avx512vbmi = false;  // with avx512
+  bool gfni = false;        // with avx512 (the 512-bit forms are what lwc uses)
 };
 
 namespace detail {
@@ -47,6 +50,9 @@ inline cpu_features probe_cpu() noexcept {
   const bool zmm_state = ymm_state && (xcr0 & 0xe6) == 0xe6;     // and opmask, ZMM_Hi256, Hi16_ZMM
   f.avx2 = ymm_state && ((ebx >> 5) & 1);
   f.avx512 = f.avx2 && zmm_state && ((ebx >> 16) & 1) && ((ebx >> 30) & 1);
+  f.avx512vl = f.avx512 && ((ebx >> 31) & 1);
+  f.avx512vbmi = f.avx512 && ((ecx >> 1) & 1);
+  f.gfni = f.avx512 && ((ecx >> 8) & 1);
   return f;
 }
 #else
