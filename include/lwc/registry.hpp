@@ -22,6 +22,9 @@
 #include "common/secure.hpp"
 #include "common/span.hpp"
 #include "grain/grain128aead.hpp"
+#include "isap/aead.hpp"
+#include "photon_beetle/aead.hpp"
+#include "photon_beetle/hash.hpp"
 
 namespace lwc {
 
@@ -143,6 +146,8 @@ inline constexpr std::string_view ascon_v12 = "Ascon v1.2";
 inline constexpr std::string_view ascon_v13 = "Ascon v1.3 (ascon-c)";
 inline constexpr std::string_view acorn_v3 = "ACORN v3 (CAESAR)";
 inline constexpr std::string_view grain_v2 = "Grain-128AEADv2 (NIST LWC final round)";
+inline constexpr std::string_view photon_beetle_v11 = "PHOTON-Beetle v1.1 (NIST LWC final round)";
+inline constexpr std::string_view isap_v20 = "ISAP v2.0 (NIST LWC final round)";
 
 }  // namespace detail
 
@@ -169,6 +174,13 @@ inline constexpr algorithm registry_table[] = {
     detail::make_hash<ascon::v13::prfshort>("ascon", detail::ascon_v13),
     detail::make_aead<acorn::acorn128>("acorn", detail::acorn_v3),
     detail::make_aead<grain::grain128aead>("grain", detail::grain_v2),
+    detail::make_aead<photon_beetle::aead128>("photon-beetle", detail::photon_beetle_v11),
+    detail::make_aead<photon_beetle::aead32>("photon-beetle", detail::photon_beetle_v11),
+    detail::make_hash<photon_beetle::hash>("photon-beetle", detail::photon_beetle_v11),
+    detail::make_aead<isap::isap_a_128a>("isap", detail::isap_v20),
+    detail::make_aead<isap::isap_k_128a>("isap", detail::isap_v20),
+    detail::make_aead<isap::isap_a_128>("isap", detail::isap_v20),
+    detail::make_aead<isap::isap_k_128>("isap", detail::isap_v20),
 };
 
 inline constexpr std::span<const algorithm> algorithms() noexcept { return registry_table; }
