@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "../ascon/permutation.hpp"
 #include "../common/aead_span_forms.hpp"
@@ -21,6 +22,7 @@
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
+#include "implementation.hpp"
 #include "keccak_p400.hpp"
 
 namespace lwc::isap {
@@ -166,6 +168,16 @@ struct mode {
   // same 128 times whatever the bits are.
   LWC_HD static constexpr void rekey(state& s, const std::uint8_t* key, unsigned id,
                                      const std::uint8_t* y) {
+#if LWC_X86_DISPATCH
+    if (!std::is_constant_evaluated() && use_bmi2()) {
+      rekey_bmi2(s, key, id, y);
+      return;
+    }
+#endif
+    rekey_loop(s, key, id, y);
+  }
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void rekey_loop(state& s, const std::uint8_t* key,
+                                                            unsigned id, const std::uint8_t* y) {
     Ops::init(s, key, iv(id));
     Ops::template permute<SK>(s);
     std::uint64_t y0 = load_be64(y), y1 = load_be64(y + 8);
@@ -182,6 +194,12 @@ struct mode {
     wipe_object(y0);
     wipe_object(y1);
   }
+#if LWC_X86_DISPATCH
+  LWC_TARGET_BMI1_BMI2 static void rekey_bmi2(state& s, const std::uint8_t* key, unsigned id,
+                                              const std::uint8_t* y) {
+    rekey_loop(s, key, id, y);
+  }
+#endif
 
   // IsapEnc state: the re-keyed state with the nonce in its last 16 bytes.
   LWC_HD static constexpr void start_keystream(state& s, const std::uint8_t* key,
@@ -193,20 +211,42 @@ struct mode {
   // n bytes of keystream XORed onto in; pos == rate means a permutation is due first.
   LWC_HD static constexpr void stream(state& s, std::size_t& pos, const std::uint8_t* in,
                                       std::size_t n, std::uint8_t* out) {
-    while (n != 0) {
-      if (pos == rate) {
-        for (; n >= rate; n -= rate, in += rate, out += rate) {
-          Ops::template permute<SE>(s);
-          Ops::crypt_block(s, in, out);
-        }
-        if (n == 0) break;
-        Ops::template permute<SE>(s);
-        pos = 0;
-      }
+    for (; n != 0 && pos != rate; --n)
       *out++ = static_cast<std::uint8_t>(*in++ ^ Ops::get_byte(s, pos++));
-      --n;
+    if (n >= rate) {
+      const std::size_t full = n - n % rate;
+#if LWC_X86_DISPATCH
+      if (!std::is_constant_evaluated() && use_bmi2())
+        stream_blocks_bmi2(s, in, full, out);
+      else
+#endif
+        stream_blocks(s, in, full, out);
+      in += full;
+      out += full;
+      n -= full;
     }
+    if (n == 0) return;
+    Ops::template permute<SE>(s);
+    for (pos = 0; n != 0; --n)
+      *out++ = static_cast<std::uint8_t>(*in++ ^ Ops::get_byte(s, pos++));
   }
+  // Whole blocks (n a multiple of the rate); the state in locals.
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void stream_blocks(state& st, const std::uint8_t* in,
+                                                               std::size_t n, std::uint8_t* out) {
+    state s = st;
+    for (; n != 0; n -= rate, in += rate, out += rate) {
+      Ops::template permute<SE>(s);
+      Ops::crypt_block(s, in, out);
+    }
+    st = s;
+    wipe_object(s);
+  }
+#if LWC_X86_DISPATCH
+  LWC_TARGET_BMI1_BMI2 static void stream_blocks_bmi2(state& s, const std::uint8_t* in,
+                                                      std::size_t n, std::uint8_t* out) {
+    stream_blocks(s, in, n, out);
+  }
+#endif
 
   // IsapMac absorption: a permutation after every full block; pos < rate always.
   LWC_HD static constexpr void absorb(state& s, std::size_t& pos, const std::uint8_t* in,
@@ -218,12 +258,36 @@ struct mode {
         pos = 0;
       }
     }
-    for (; n >= rate; n -= rate, in += rate) {
-      Ops::xor_block(s, in);
-      Ops::template permute<SH>(s);
+    if (n >= rate) {
+      const std::size_t full = n - n % rate;
+#if LWC_X86_DISPATCH
+      if (!std::is_constant_evaluated() && use_bmi2())
+        absorb_blocks_bmi2(s, in, full);
+      else
+#endif
+        absorb_blocks(s, in, full);
+      in += full;
+      n -= full;
     }
     for (; n != 0; --n) Ops::xor_byte(s, pos++, *in++);
   }
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void absorb_blocks(state& st, const std::uint8_t* in,
+                                                               std::size_t n) {
+    state s = st;
+    for (; n != 0; n -= rate, in += rate) {
+      Ops::xor_block(s, in);
+      Ops::template permute<SH>(s);
+    }
+    st = s;
+    wipe_object(s);
+  }
+#if LWC_X86_DISPATCH
+  LWC_TARGET_BMI1_BMI2 static void absorb_blocks_bmi2(state& s, const std::uint8_t* in,
+                                                      std::size_t n) {
+    absorb_blocks(s, in, n);
+  }
+#endif
+
   // 0x80 padding (always at least one byte) and the permutation that ends a padded input.
   LWC_HD static constexpr void pad(state& s, std::size_t& pos) {
     Ops::xor_byte(s, pos, 0x80);
