@@ -58,8 +58,7 @@ struct ascon_state_ops {
   LWC_HD LWC_ALWAYS_INLINE static constexpr void xor_block(state& s, const std::uint8_t* in) {
     s.x[0] ^= lanes::load(in);
   }
-  LWC_HD LWC_ALWAYS_INLINE static constexpr void crypt_block(const state& s,
-                                                             const std::uint8_t* in,
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void crypt_block(const state& s, const std::uint8_t* in,
                                                              std::uint8_t* out) {
     lanes::store(out, lanes::load(in) ^ s.x[0]);
   }
@@ -122,8 +121,7 @@ struct keccak_state_ops {
     xor_word(s, 1, load_le64(in + 8));
     s.a[8] = static_cast<std::uint16_t>(s.a[8] ^ load_le16(in + 16));
   }
-  LWC_HD LWC_ALWAYS_INLINE static constexpr void crypt_block(const state& s,
-                                                             const std::uint8_t* in,
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void crypt_block(const state& s, const std::uint8_t* in,
                                                              std::uint8_t* out) {
     const std::uint64_t x0 = load_le64(in), x1 = load_le64(in + 8);
     const std::uint16_t x2 = load_le16(in + 16);
@@ -157,9 +155,9 @@ struct mode {
 
   // IV_A, IV_KA, IV_KE: an identifier, k = 128, r_H, r_B = 1 and the four round numbers.
   LWC_HD static constexpr std::uint64_t iv(unsigned id) {
-    return std::uint64_t{id} << 56 | std::uint64_t{128} << 48 | std::uint64_t{Ops::rate_bits} << 40 |
-           std::uint64_t{1} << 32 | std::uint64_t{SH} << 24 | std::uint64_t{SB} << 16 |
-           std::uint64_t{SE} << 8 | std::uint64_t{SK};
+    return std::uint64_t{id} << 56 | std::uint64_t{128} << 48 |
+           std::uint64_t{Ops::rate_bits} << 40 | std::uint64_t{1} << 32 | std::uint64_t{SH} << 24 |
+           std::uint64_t{SB} << 16 | std::uint64_t{SE} << 8 | std::uint64_t{SK};
   }
   static constexpr unsigned id_a = 1, id_ka = 2, id_ke = 3;
 
@@ -227,8 +225,7 @@ struct mode {
     }
     if (n == 0) return;
     Ops::template permute<SE>(s);
-    for (pos = 0; n != 0; --n)
-      *out++ = static_cast<std::uint8_t>(*in++ ^ Ops::get_byte(s, pos++));
+    for (pos = 0; n != 0; --n) *out++ = static_cast<std::uint8_t>(*in++ ^ Ops::get_byte(s, pos++));
   }
   // Whole blocks (n a multiple of the rate); the state in locals.
   LWC_HD LWC_ALWAYS_INLINE static constexpr void stream_blocks(state& st, const std::uint8_t* in,

@@ -32,9 +32,7 @@ LWC_HD constexpr void xor_byte(state& s, std::size_t i, std::uint8_t b) {
 }
 
 // The domain constant goes into the last three bits of the state (bits 5..7 of byte 31).
-LWC_HD constexpr void add_constant(state& s, unsigned c) {
-  s.w[3] ^= std::uint64_t{c} << 61;
-}
+LWC_HD constexpr void add_constant(state& s, unsigned c) { s.w[3] ^= std::uint64_t{c} << 61; }
 
 // The Beetle duplex over a rate of Rate bytes (16 or 4). `pos` counts the bytes of the current
 // block; Rate means that a permutation is due before the next byte, which is how the mode
@@ -181,8 +179,7 @@ struct duplex {
 }  // namespace detail
 
 template <std::size_t Rate>
-class aead_algorithm
-    : public ::lwc::detail::aead_span_forms<aead_algorithm<Rate>, 16, 16, 16> {
+class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Rate>, 16, 16, 16> {
   using span_forms = ::lwc::detail::aead_span_forms<aead_algorithm<Rate>, 16, 16, 16>;
   using core = detail::duplex<Rate>;
 

@@ -30,8 +30,8 @@ constexpr std::uint64_t affine_row(int r, unsigned row) {
 // for x0 = 1; one AND-XOR makes both branches and x0 picks one. The forms are found here, by
 // the compiler, from the S-box table.
 struct sbox_maps {
-  std::uint64_t a, b, c;     // matrices
-  unsigned ca, cb, cc;       // constant bits (the instruction's immediate)
+  std::uint64_t a, b, c;  // matrices
+  unsigned ca, cb, cc;    // constant bits (the instruction's immediate)
   bool ok;
 };
 
@@ -88,9 +88,9 @@ struct alignas(64) vec512 {
 };
 
 struct constants {
-  vec512 rc[12];    // AddConstant: rc_r ^ IC[i] in column 0 of row i
-  vec512 perm[8];   // ShiftRows, then rows rotated up by d: byte 8i+j <- 8(i+d)+(i+d+j)
-  vec512 mix[8];    // qword i: the matrix of the product by M[i][(i+d) % 8] on the low nibble
+  vec512 rc[12];   // AddConstant: rc_r ^ IC[i] in column 0 of row i
+  vec512 perm[8];  // ShiftRows, then rows rotated up by d: byte 8i+j <- 8(i+d)+(i+d+j)
+  vec512 mix[8];   // qword i: the matrix of the product by M[i][(i+d) % 8] on the low nibble
 };
 
 constexpr constants make_constants() {
@@ -134,7 +134,7 @@ LWC_PHOTON_AVX512_TARGET LWC_ALWAYS_INLINE __m512i sbox(__m512i y) {
   // every bit of a byte: bit 0 of the cell
   const __m512i x0 = _mm512_gf2p8affine_epi64_epi8(
       y, _mm512_set1_epi64(static_cast<long long>(0x0101010101010101)), 0);
-  const __m512i t = _mm512_ternarylogic_epi64(a, b, c, 0x6a);  // (a & b) ^ c
+  const __m512i t = _mm512_ternarylogic_epi64(a, b, c, 0x6a);              // (a & b) ^ c
   return _mm512_ternarylogic_epi64(x0, _mm512_srli_epi16(t, 4), t, 0xca);  // x0 ? t >> 4 : t
 }
 
@@ -149,8 +149,10 @@ LWC_PHOTON_AVX512_TARGET LWC_ALWAYS_INLINE __m512i mix_term(__m512i y) {
 // One round without its AddConstant, plus the next round's constant `next`.
 LWC_PHOTON_AVX512_TARGET LWC_ALWAYS_INLINE __m512i round(__m512i y, __m512i next) {
   y = sbox(y);
-  const __m512i t0 = _mm512_ternarylogic_epi64(mix_term<0>(y), mix_term<1>(y), mix_term<2>(y), 0x96);
-  const __m512i t1 = _mm512_ternarylogic_epi64(mix_term<3>(y), mix_term<4>(y), mix_term<5>(y), 0x96);
+  const __m512i t0 =
+      _mm512_ternarylogic_epi64(mix_term<0>(y), mix_term<1>(y), mix_term<2>(y), 0x96);
+  const __m512i t1 =
+      _mm512_ternarylogic_epi64(mix_term<3>(y), mix_term<4>(y), mix_term<5>(y), 0x96);
   const __m512i t2 = _mm512_ternarylogic_epi64(mix_term<6>(y), mix_term<7>(y), next, 0x96);
   return _mm512_ternarylogic_epi64(t0, t1, t2, 0x96);
 }
@@ -159,8 +161,9 @@ LWC_PHOTON_AVX512_TARGET inline void permute(state& s) {
   // Byte b of the state holds cells 2b (low nibble) and 2b+1: widen to 16 bits, then the odd
   // bytes take the high nibble (the high nibbles of the bytes are ignored until the first
   // MixColumnSerial, whose outputs are clean).
-  const __m256i bytes = _mm256_set_epi64x(static_cast<long long>(s.w[3]), static_cast<long long>(s.w[2]),
-                                          static_cast<long long>(s.w[1]), static_cast<long long>(s.w[0]));
+  const __m256i bytes =
+      _mm256_set_epi64x(static_cast<long long>(s.w[3]), static_cast<long long>(s.w[2]),
+                        static_cast<long long>(s.w[1]), static_cast<long long>(s.w[0]));
   const __m512i wide = _mm512_cvtepu8_epi16(bytes);
   __m512i y = _mm512_mask_blend_epi8(0xaaaaaaaaaaaaaaaa, wide, _mm512_slli_epi16(wide, 4));
   y = _mm512_xor_si512(y, load(table.rc[0]));

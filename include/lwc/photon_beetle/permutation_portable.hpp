@@ -77,8 +77,7 @@ constexpr mix_masks make_mix_masks() {
   for (int d = 0; d < 8; ++d)
     for (int b = 0; b < 4; ++b)
       for (int i = 0; i < 8; ++i)
-        if ((m[i][(i + d) % 8] >> b) & 1)
-          r.m[d][b] |= std::uint64_t{0xff} << (8 * ((i + d) % 8));
+        if ((m[i][(i + d) % 8] >> b) & 1) r.m[d][b] |= std::uint64_t{0xff} << (8 * ((i + d) % 8));
   return r;
 }
 
