@@ -36,6 +36,7 @@ struct ascon_state_ops {
   using lanes = ::lwc::ascon::big_endian_lanes;
   static constexpr std::size_t rate = 8;  // r_H = 64 bits
   static constexpr unsigned rate_bits = 64;
+  static constexpr bool has_avx512 = false;
 
   template <int Rounds>
   LWC_HD LWC_ALWAYS_INLINE static constexpr void permute(state& s) {
@@ -86,9 +87,16 @@ struct keccak_state_ops {
   using state = ::lwc::isap::keccak::state;
   static constexpr std::size_t rate = 18;  // r_H = 144 bits
   static constexpr unsigned rate_bits = 144;
+  static constexpr bool has_avx512 = LWC_X86_DISPATCH;
 
   template <int Rounds>
   LWC_HD LWC_ALWAYS_INLINE static constexpr void permute(state& s) {
+#if LWC_X86_DISPATCH
+    if (!std::is_constant_evaluated() && use_avx512()) {
+      ::lwc::isap::keccak::detail::avx512::permute<Rounds>(s);
+      return;
+    }
+#endif
     ::lwc::isap::keccak::permute<Rounds>(s);
   }
   LWC_HD static constexpr void init(state& s, const std::uint8_t* first, std::uint64_t iv) {
@@ -144,6 +152,51 @@ struct keccak_state_ops {
   LWC_HD static constexpr void set_last16(state& s, const std::uint8_t* n) {  // bytes 34..49
     for (int i = 0; i < 8; ++i) s.a[17 + i] = load_le16(n + 2 * i);
   }
+
+#if LWC_X86_DISPATCH
+  // The mode's loops with the state in one AVX-512 register throughout; the rate (18 bytes,
+  // lanes 0..8) is loaded and stored with word masks.
+  template <int Rounds>
+  LWC_KECCAK_AVX512_TARGET static void stream_avx512(state& st, const std::uint8_t* in,
+                                                     std::size_t n, std::uint8_t* out) {
+    namespace k = ::lwc::isap::keccak::detail::avx512;
+    __m512i a = k::load_state(st);
+    for (; n != 0; n -= rate, in += rate, out += rate) {
+      a = k::permute<Rounds>(a);
+      const __m512i x = _mm512_maskz_loadu_epi16(0x1ff, in);
+      _mm512_mask_storeu_epi16(out, 0x1ff, _mm512_xor_si512(x, a));
+    }
+    k::store_state(st, a);
+  }
+  template <int Rounds>
+  LWC_KECCAK_AVX512_TARGET static void absorb_avx512(state& st, const std::uint8_t* in,
+                                                     std::size_t n) {
+    namespace k = ::lwc::isap::keccak::detail::avx512;
+    __m512i a = k::load_state(st);
+    for (; n != 0; n -= rate, in += rate)
+      a = k::permute<Rounds>(_mm512_xor_si512(a, _mm512_maskz_loadu_epi16(0x1ff, in)));
+    k::store_state(st, a);
+  }
+  // The re-keying after its initial state: s_K rounds, the bits of y, s_K rounds.
+  template <int SB, int SK>
+  LWC_KECCAK_AVX512_TARGET static void rekey_avx512(state& st, const std::uint8_t* y) {
+    namespace k = ::lwc::isap::keccak::detail::avx512;
+    __m512i a = k::permute<SK>(k::load_state(st));
+    std::uint64_t y0 = load_be64(y), y1 = load_be64(y + 8);
+    for (int i = 0; i < 128; ++i) {
+      const std::uint64_t bit = (i < 64 ? y0 : y1) >> 63;
+      a = _mm512_xor_si512(a, _mm512_maskz_set1_epi16(1, static_cast<short>(bit << 7)));
+      if (i < 64)
+        y0 <<= 1;
+      else
+        y1 <<= 1;
+      if (i < 127) a = k::permute<SB>(a);
+    }
+    k::store_state(st, k::permute<SK>(a));
+    wipe_object(y0);
+    wipe_object(y1);
+  }
+#endif
 };
 
 // The ISAP mode over one of the state types, with the round numbers of a parameter set:
@@ -167,6 +220,13 @@ struct mode {
   LWC_HD static constexpr void rekey(state& s, const std::uint8_t* key, unsigned id,
                                      const std::uint8_t* y) {
 #if LWC_X86_DISPATCH
+    if constexpr (Ops::has_avx512) {
+      if (!std::is_constant_evaluated() && use_avx512()) {
+        Ops::init(s, key, iv(id));
+        Ops::template rekey_avx512<SB, SK>(s, y);
+        return;
+      }
+    }
     if (!std::is_constant_evaluated() && use_bmi2()) {
       rekey_bmi2(s, key, id, y);
       return;
@@ -214,7 +274,9 @@ struct mode {
     if (n >= rate) {
       const std::size_t full = n - n % rate;
 #if LWC_X86_DISPATCH
-      if (!std::is_constant_evaluated() && use_bmi2())
+      if (!std::is_constant_evaluated() && Ops::has_avx512 && use_avx512())
+        stream_avx512(s, in, full, out);
+      else if (!std::is_constant_evaluated() && use_bmi2())
         stream_blocks_bmi2(s, in, full, out);
       else
 #endif
@@ -239,6 +301,12 @@ struct mode {
     wipe_object(s);
   }
 #if LWC_X86_DISPATCH
+  static void stream_avx512(state& s, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+    if constexpr (Ops::has_avx512) Ops::template stream_avx512<SE>(s, in, n, out);
+  }
+  static void absorb_avx512(state& s, const std::uint8_t* in, std::size_t n) {
+    if constexpr (Ops::has_avx512) Ops::template absorb_avx512<SH>(s, in, n);
+  }
   LWC_TARGET_BMI1_BMI2 static void stream_blocks_bmi2(state& s, const std::uint8_t* in,
                                                       std::size_t n, std::uint8_t* out) {
     stream_blocks(s, in, n, out);
@@ -258,7 +326,9 @@ struct mode {
     if (n >= rate) {
       const std::size_t full = n - n % rate;
 #if LWC_X86_DISPATCH
-      if (!std::is_constant_evaluated() && use_bmi2())
+      if (!std::is_constant_evaluated() && Ops::has_avx512 && use_avx512())
+        absorb_avx512(s, in, full);
+      else if (!std::is_constant_evaluated() && use_bmi2())
         absorb_blocks_bmi2(s, in, full);
       else
 #endif
