@@ -110,7 +110,7 @@ template <int Rounds>
 LWC_KECCAK_AVX512_TARGET LWC_ALWAYS_INLINE __m512i permute(__m512i a) {
   a = round(a, _mm512_setzero_si512());
   for (int n = 20 - Rounds; n < 19; ++n) a = round(a, load(table.rc[n]));
-  return _mm512_xor_si512(a, _mm512_maskz_set1_epi16(1, static_cast<short>(round_constant(19))));
+  return _mm512_xor_si512(a, _mm512_maskz_set1_epi16(1, static_cast<short>(rc<19>)));
 }
 
 template <int Rounds>
