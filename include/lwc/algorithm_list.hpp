@@ -19,6 +19,9 @@
 #include "elephant/elephant.hpp"
 #include "gift_cofb/gift_cofb.hpp"
 #include "grain/grain128aead.hpp"
+#include "isap/aead.hpp"
+#include "photon_beetle/aead.hpp"
+#include "photon_beetle/hash.hpp"
 #include "romulus/romulus.hpp"
 #include "sparkle/esch.hpp"
 #include "sparkle/schwaemm.hpp"
@@ -58,6 +61,8 @@ inline constexpr provenance tinyjambu_v2{"tinyjambu", "TinyJAMBU v2 (NIST LWC fi
 inline constexpr provenance elephant_v2{"elephant", "Elephant v2 (NIST LWC final round)"};
 inline constexpr provenance gift_cofb_final{"gift-cofb", "GIFT-COFB (NIST LWC final round)"};
 inline constexpr provenance romulus_v13{"romulus", "Romulus v1.3 (NIST LWC final round)"};
+inline constexpr provenance photon_beetle_v11{"photon-beetle", "PHOTON-Beetle v1.1 (NIST LWC final round)"};
+inline constexpr provenance isap_v20{"isap", "ISAP v2.0 (NIST LWC final round)"};
 }  // namespace provenances
 
 namespace pv = provenances;
@@ -102,7 +107,14 @@ using algorithm_list = type_list<
     listed<romulus::romulus_n, pv::romulus_v13>,
     listed<romulus::romulus_m, pv::romulus_v13>,
     listed<romulus::romulus_t, pv::romulus_v13>,
-    listed<romulus::romulus_h, pv::romulus_v13>>;
+    listed<romulus::romulus_h, pv::romulus_v13>,
+    listed<photon_beetle::aead128, pv::photon_beetle_v11>,
+    listed<photon_beetle::aead32, pv::photon_beetle_v11>,
+    listed<photon_beetle::hash, pv::photon_beetle_v11>,
+    listed<isap::isap_a_128a, pv::isap_v20>,
+    listed<isap::isap_k_128a, pv::isap_v20>,
+    listed<isap::isap_a_128, pv::isap_v20>,
+    listed<isap::isap_k_128, pv::isap_v20>>;
 
 // ---- walking the list at compile time ------------------------------------------------------
 

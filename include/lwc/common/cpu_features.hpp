@@ -24,6 +24,7 @@ struct cpu_features {
   bool avx512 = false;  // AVX-512 F and BW, with the opmask and ZMM state enabled by the OS
   bool avx512vl = false;    // with avx512
   bool avx512vbmi = false;  // with avx512
+  bool avx512vbmi2 = false; // with avx512
   bool gfni = false;        // with avx512 (the 512-bit forms are what lwc uses)
 };
 
@@ -52,6 +53,7 @@ inline cpu_features probe_cpu() noexcept {
   f.avx512 = f.avx2 && zmm_state && ((ebx >> 16) & 1) && ((ebx >> 30) & 1);
   f.avx512vl = f.avx512 && ((ebx >> 31) & 1);
   f.avx512vbmi = f.avx512 && ((ecx >> 1) & 1);
+  f.avx512vbmi2 = f.avx512 && ((ecx >> 6) & 1);
   f.gfni = f.avx512 && ((ecx >> 8) & 1);
   return f;
 }
