@@ -49,8 +49,13 @@ struct algorithm_id {
   std::string_view name;
 };
 inline constexpr algorithm_id algorithm_ids[] = {
-    {1, "ascon-aead128"}, {2, "ascon-128"}, {3, "ascon-128a"}, {4, "ascon-80pq"},
-    {5, "acorn-128"},
+    {1, "ascon-aead128"},          {2, "ascon-128"},           {3, "ascon-128a"},
+    {4, "ascon-80pq"},             {5, "acorn-128"},           {6, "xoodyak"},
+    {7, "schwaemm256-128"},        {8, "schwaemm192-192"},     {9, "schwaemm128-128"},
+    {10, "schwaemm256-256"},       {11, "gift-cofb"},          {12, "romulus-n"},
+    {13, "romulus-m"},             {14, "romulus-t"},          {15, "photon-beetle-aead128"},
+    {16, "photon-beetle-aead32"},  {17, "isap-a-128a"},        {18, "isap-k-128a"},
+    {19, "isap-a-128"},            {20, "isap-k-128"},
 };
 
 // 0 when the algorithm has no identifier.
