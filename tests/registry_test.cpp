@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -126,13 +125,17 @@ TEST(Registry, ReadmeTableListsEveryAlgorithm) {
   ASSERT_NE(end, std::string::npos);
   std::set<std::string> documented;
   std::istringstream rows(readme.substr(begin, end - begin));
-  const std::regex name("`([a-z0-9-]+)`");
   for (std::string row; std::getline(rows, row);) {
     if (row.rfind("| `", 0) != 0) continue;
+    // The names are the `quoted` words of the first cell.
     const std::string first_cell = row.substr(1, row.find('|', 1) - 1);
-    for (auto it = std::sregex_iterator(first_cell.begin(), first_cell.end(), name);
-         it != std::sregex_iterator(); ++it)
-      EXPECT_TRUE(documented.insert((*it)[1]).second) << (*it)[1] << " listed twice";
+    for (std::size_t open = first_cell.find('`'); open != std::string::npos;) {
+      const std::size_t close = first_cell.find('`', open + 1);
+      if (close == std::string::npos) break;
+      const std::string name = first_cell.substr(open + 1, close - open - 1);
+      EXPECT_TRUE(documented.insert(name).second) << name << " listed twice";
+      open = first_cell.find('`', close + 1);
+    }
   }
   std::set<std::string> registered;
   for (const auto& a : lwc::algorithms()) registered.insert(std::string(a.name));
