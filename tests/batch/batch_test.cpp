@@ -375,6 +375,7 @@ TEST_P(BatchTest, EveryAeadThroughTheCInterface) {
     const lwc::algorithm& a = lwc::get_algorithm(name);
     const std::size_t n = 41;
     aead_batch b = make_aead_batch(rng, a, n, false);
+    b.tag_len = a.tag_size;  // the C calls below take the full tag
     reference_encrypt(a, b);
     std::vector<bytes> ct = sized_like(b.pt), tags(n, bytes(b.tag_len));
     std::vector<lwc_batch_job> jobs(n);
