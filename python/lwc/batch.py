@@ -169,11 +169,42 @@ def _pack_fixed(items: Any, n: int, size: int, what: str) -> Any:
     return b"".join(items)
 
 
+_INFOS = {info["name"]: info for info in _lwc.registry()}
+
+
 def _aead_info(name: str) -> dict:
-    for info in _lwc.registry():
-        if info["name"] == name and info["kind"] == "aead":
-            return info
-    raise ValueError(f"unknown AEAD algorithm {name!r}")
+    info = _INFOS.get(name) if isinstance(name, str) else None
+    if info is None or info["kind"] != "aead":
+        raise ValueError(f"unknown AEAD algorithm {name!r}")
+    return info
+
+
+def _listed(items: Any, what: str) -> Any:
+    """Per-job byte strings for the extension's list path: a list or tuple as it is, the rows
+    of a 2-D array, any other iterable as a list."""
+    if isinstance(items, (bytes, bytearray, memoryview, str)):
+        raise TypeError(f"{what} must be a list of messages (or a 2-D array), not one message")
+    if isinstance(items, (list, tuple)):
+        return items
+    if _is_array(items) and (items.ndim != 2 or items.dtype.itemsize != 1):
+        raise ValueError(f"{what}: expected an N x L uint8 array, got shape {items.shape} of {items.dtype}")
+    return list(items)
+
+
+def _listed_fixed(items: Any, n: int, size: int, what: str) -> Any:
+    """n entries of `size` bytes for the list path: an n x size array (checked here, read as one
+    buffer) or a list, whose entries the extension checks."""
+    if _is_array(items):
+        return _pack_fixed(items, n, size, what)
+    return items if isinstance(items, (list, tuple)) else list(items)
+
+
+def _second_keys_listed(info: dict, second_keys: Any, n: int) -> Any:
+    if second_keys is None:
+        return None
+    if not info["second_key_size"]:
+        raise ValueError(f"{info['name']}: nonce masking (second keys) is not supported")
+    return _listed_fixed(second_keys, n, info["second_key_size"], "second_keys")
 
 
 def _tag_length(info: dict, tag_length: Optional[int]) -> int:
@@ -317,6 +348,15 @@ def encrypt(name: str, keys: Any, nonces: Any, messages: Any, associated_data: A
     if on_gpu:
         return _cuda_arrays.encrypt(name, info, tag, keys, nonces, messages, associated_data,
                                     second_keys, detached)
+    if device == "cpu" and not _is_array(messages):
+        # Lists: the extension reads every item in place and returns fresh bytes objects.
+        messages = _listed(messages, "messages")
+        n = len(messages)
+        return _lwc._batch_aead_lists(
+            False, name, _listed_fixed(keys, n, info["key_size"], "keys"),
+            _listed_fixed(nonces, n, info["nonce_size"], "nonces"), messages,
+            None if associated_data is None else _listed(associated_data, "associated_data"),
+            _second_keys_listed(info, second_keys, n), None, tag, detached, threads, backend)
     jobs = _host_jobs(False, info, keys, nonces, messages, associated_data, second_keys)
     n, offsets, length = jobs.n, jobs.offsets, jobs.length
     if device == "cuda":
@@ -371,6 +411,15 @@ def decrypt(name: str, keys: Any, nonces: Any, ciphertexts: Any, associated_data
         tag_buf = _fixed_bytes(tags, jobs.n, tag, "tags")
         out, ok = _lwc._cuda_aead(*jobs.args(True), tag_buf, tag)
         return _plaintexts(out, ok, jobs, 0)
+    if not _is_array(ciphertexts):
+        ciphertexts = _listed(ciphertexts, "ciphertexts")
+        n = len(ciphertexts)
+        return _lwc._batch_aead_lists(
+            True, name, _listed_fixed(keys, n, info["key_size"], "keys"),
+            _listed_fixed(nonces, n, info["nonce_size"], "nonces"), ciphertexts,
+            None if associated_data is None else _listed(associated_data, "associated_data"),
+            _second_keys_listed(info, second_keys, n),
+            None if tags is None else _listed_fixed(tags, n, tag, "tags"), tag, False, threads, backend)
     if tags is not None:
         ciphertexts = _attach_tags(ciphertexts, tags, tag)
     jobs = _host_jobs(True, info, keys, nonces, ciphertexts, associated_data, second_keys)
@@ -391,7 +440,7 @@ def hash(name: str, messages: Any, *, length: Optional[int] = None, keys: Any = 
     arrays out (unkeyed algorithms without customization only).
     """
     on_gpu = _on_gpu(device, messages=messages)
-    info = next((i for i in _lwc.registry() if i["name"] == name), None)
+    info = _INFOS.get(name) if isinstance(name, str) else None
     if info is None or info["kind"] == "aead":
         raise ValueError(f"unknown hash, XOF, MAC or PRF {name!r}")
     keyed = info["kind"] in ("mac", "prf")
@@ -415,6 +464,13 @@ def hash(name: str, messages: Any, *, length: Optional[int] = None, keys: Any = 
         if keys is not None or customization is not None:
             raise ValueError(f"{name}: keys and customization strings need host inputs, not CUDA arrays")
         return _cuda_arrays.hash(name, length, messages)
+    if device == "cpu" and not _is_array(messages):
+        messages = _listed(messages, "messages")
+        n = len(messages)
+        return _lwc._batch_hash_lists(
+            name, messages, length, _listed_fixed(keys, n, info["key_size"], "keys") if keyed else None,
+            None if customization is None else _listed(customization, "customization"),
+            threads, backend)
     packed, offsets, n, common = _pack(messages, "messages")
     key_buf = _fixed_bytes(keys, n, info["key_size"], "keys") if keyed else None
     custom = custom_offsets = None

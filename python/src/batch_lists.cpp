@@ -1,0 +1,335 @@
+// lwc.batch on lists of bytes-like objects: the jobs point straight into the Python objects
+// (bytes read in place, other buffers through the buffer protocol), every result is one bytes
+// object allocated before the run and written by the engine with the GIL released, so a
+// list batch costs no joining, no slicing and no Python code per job. lwc/batch.py checks
+// the algorithm, tag length and array shapes; the per-item checks are here.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <lwc/batch.hpp>
+#include <lwc/registry.hpp>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace lwc::python {
+
+void register_batch_lists(nb::module_& m);
+
+namespace {
+
+[[noreturn]] void value_error(const std::string& msg) { throw nb::value_error(msg.c_str()); }
+[[noreturn]] void type_error(const std::string& msg) { throw nb::type_error(msg.c_str()); }
+std::string num(std::size_t n) { return std::to_string(n); }
+
+std::string item_name(const char* what, std::size_t i) {
+  return std::string(what) + "[" + num(i) + "]";
+}
+
+// The items of a list or tuple (lwc/batch.py turns other iterables into lists), held for the
+// whole call: the engine reads them without the GIL, when another thread could remove an
+// item from a list (and free it). A tuple keeps its items alive; a list's items are taken
+// one reference each as they are read (one pass over them, not a copy of the list first).
+// Bytes are read in place; other buffers are exported (a bytearray then cannot be resized)
+// until the call ends.
+class sequence_items {
+ public:
+  sequence_items(nb::handle seq, const char* what)
+      : what_(what), seq_(nb::borrow(seq)), is_list_(PyList_Check(seq.ptr())) {
+    if (!is_list_ && !PyTuple_Check(seq.ptr()))
+      type_error(std::string(what) + " must be a list or tuple, not '" + Py_TYPE(seq.ptr())->tp_name + "'");
+    size_ = static_cast<std::size_t>(Py_SIZE(seq.ptr()));
+    if (is_list_) held_.reserve(size_);
+  }
+  sequence_items(const sequence_items&) = delete;
+  sequence_items& operator=(const sequence_items&) = delete;
+  ~sequence_items() {
+    for (Py_buffer& v : exports_) PyBuffer_Release(&v);
+    for (PyObject* o : held_) Py_DECREF(o);
+  }
+
+  std::size_t size() const { return size_; }
+
+  // Item i (read once, in order) as bytes; TypeError naming the item when it is not a
+  // contiguous bytes-like object.
+  lwc::bytes_view operator[](std::size_t i) {
+    PyObject* o;
+    if (is_list_) {
+      // A buffer export can run Python code that shrinks the list under us.
+      if (static_cast<std::size_t>(PyList_GET_SIZE(seq_.ptr())) != size_) {
+        PyErr_SetString(PyExc_RuntimeError, (std::string(what_) + ": the list changed size during the call").c_str());
+        throw nb::python_error();
+      }
+      o = PyList_GET_ITEM(seq_.ptr(), static_cast<Py_ssize_t>(i));
+      Py_INCREF(o);
+      held_.push_back(o);
+    } else {
+      o = PyTuple_GET_ITEM(seq_.ptr(), static_cast<Py_ssize_t>(i));
+    }
+    if (PyBytes_Check(o))
+      return {reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(o)),
+              static_cast<std::size_t>(PyBytes_GET_SIZE(o))};
+    return exported(o, i);
+  }
+
+ private:
+  lwc::bytes_view exported(PyObject* o, std::size_t i) {
+    if (PyUnicode_Check(o))
+      type_error(item_name(what_, i) + " must be a bytes-like object, not 'str' (encode text first)");
+    Py_buffer& v = exports_.emplace_back();
+    if (PyObject_GetBuffer(o, &v, PyBUF_SIMPLE) != 0) {
+      exports_.pop_back();
+      const bool wrong_type = PyErr_ExceptionMatches(PyExc_TypeError);
+      PyErr_Clear();
+      type_error(item_name(what_, i) + " must be a " + (wrong_type ? "" : "contiguous ") +
+                 "bytes-like object, not '" + Py_TYPE(o)->tp_name + "'");
+    }
+    return {static_cast<const std::uint8_t*>(v.buf), static_cast<std::size_t>(v.len)};
+  }
+
+  const char* what_;
+  nb::object seq_;
+  bool is_list_;
+  std::size_t size_ = 0;
+  std::vector<PyObject*> held_;    // the list items read so far, one reference each
+  std::deque<Py_buffer> exports_;  // stable addresses: a Py_buffer is released where it was filled
+};
+
+// n entries of `size` bytes each (keys, nonces, tags): a list or tuple of bytes-like objects,
+// or one contiguous buffer of n * size bytes (an n x size array, shape checked by
+// lwc/batch.py).
+class fixed_items {
+ public:
+  fixed_items(nb::handle obj, std::size_t n, std::size_t size, const char* what)
+      : what_(what), size_(size) {
+    if (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
+      items_.emplace(obj, what);
+      if (items_->size() != n)
+        value_error(std::string(what) + ": expected " + num(n) + " entries (one per message), got " +
+                    num(items_->size()));
+      return;
+    }
+    if (PyObject_GetBuffer(obj.ptr(), &table_, PyBUF_SIMPLE) != 0) {
+      PyErr_Clear();
+      type_error(std::string(what) + " must be a list of bytes-like objects or an N x " +
+                 num(size) + " uint8 array, not '" + Py_TYPE(obj.ptr())->tp_name + "'");
+    }
+    held_ = true;
+    if (static_cast<std::size_t>(table_.len) != n * size)
+      value_error(std::string(what) + ": expected " + num(n) + " x " + num(size) + " bytes, got " +
+                  num(static_cast<std::size_t>(table_.len)));
+  }
+  fixed_items(const fixed_items&) = delete;
+  fixed_items& operator=(const fixed_items&) = delete;
+  ~fixed_items() {
+    if (held_) PyBuffer_Release(&table_);
+  }
+
+  lwc::bytes_view operator[](std::size_t i) {
+    if (!items_) return {static_cast<const std::uint8_t*>(table_.buf) + i * size_, size_};
+    const lwc::bytes_view v = (*items_)[i];
+    if (v.size() != size_)
+      value_error(item_name(what_, i) + " must be " + num(size_) + " bytes, got " + num(v.size()));
+    return v;
+  }
+
+ private:
+  const char* what_;
+  std::size_t size_;
+  std::optional<sequence_items> items_;
+  Py_buffer table_{};
+  bool held_ = false;
+};
+
+// A list of n fresh bytes objects, filled in by the engine. Empty results share Python's
+// empty bytes object, to which nothing is written.
+class result_list {
+ public:
+  explicit result_list(std::size_t n) {
+    PyObject* l = PyList_New(static_cast<Py_ssize_t>(n));
+    if (l == nullptr) throw nb::python_error();
+    list_ = nb::steal(l);
+  }
+  lwc::bytes_span add(std::size_t i, std::size_t len) {
+    PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(len));
+    if (b == nullptr) throw nb::python_error();
+    PyList_SET_ITEM(list_.ptr(), static_cast<Py_ssize_t>(i), b);  // the list owns it now
+    return {reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(b)), len};
+  }
+  // Drops result i (already wiped by the engine) for None.
+  void set_none(std::size_t i) {
+    PyObject* old = PyList_GET_ITEM(list_.ptr(), static_cast<Py_ssize_t>(i));
+    Py_INCREF(Py_None);
+    PyList_SET_ITEM(list_.ptr(), static_cast<Py_ssize_t>(i), Py_None);
+    Py_DECREF(old);
+  }
+  nb::object take() { return std::move(list_); }
+
+ private:
+  nb::object list_;
+};
+
+const lwc::algorithm& algorithm_named(const std::string& name, bool aead) {
+  const lwc::algorithm* a = lwc::find_algorithm(name);
+  if (a == nullptr || a->is_aead() != aead)
+    value_error(std::string(aead ? "unknown AEAD algorithm '" : "unknown hash, XOF, MAC or PRF '") +
+                name + "'");
+  return *a;
+}
+
+lwc::batch::options options_of(nb::handle threads, nb::handle backend, std::string& backend_name) {
+  lwc::batch::options opt;
+  if (!threads.is_none()) opt.threads = nb::cast<unsigned>(threads);
+  if (!backend.is_none()) {
+    backend_name = nb::cast<std::string>(backend);
+    opt.backend = backend_name;
+  }
+  return opt;
+}
+
+// Encrypt: a list of ciphertext || tag, or with `detached` a tuple (ciphertexts, tags).
+// Decrypt: (plaintexts, ok): a plaintext is None where its tag did not verify; its bytes
+// object, zeroed by the engine, is released before the call returns. `tags` (decrypt only):
+// the tags apart, the ciphertexts then hold none.
+nb::object batch_aead_lists(bool decrypt, const std::string& name, nb::handle keys_obj,
+                            nb::handle nonces_obj, nb::handle data_obj, nb::handle ad_obj,
+                            nb::handle second_obj, nb::handle tags_obj, std::size_t tag_len,
+                            bool detached, nb::handle threads, nb::handle backend) {
+  const lwc::algorithm& a = algorithm_named(name, true);
+  sequence_items data(data_obj, decrypt ? "ciphertexts" : "messages");
+  const std::size_t n = data.size();
+  fixed_items keys(keys_obj, n, a.key_size, "keys");
+  fixed_items nonces(nonces_obj, n, a.nonce_size, "nonces");
+  std::optional<sequence_items> ad;
+  if (!ad_obj.is_none()) {
+    ad.emplace(ad_obj, "associated_data");
+    if (ad->size() != n)
+      value_error("associated_data: expected " + num(n) + " entries (one per message), got " +
+                  num(ad->size()));
+  }
+  std::optional<fixed_items> second;
+  if (!second_obj.is_none()) second.emplace(second_obj, n, a.second_key_size, "second_keys");
+  const bool separate_tags = decrypt && !tags_obj.is_none();
+  std::optional<fixed_items> tags;
+  if (separate_tags) tags.emplace(tags_obj, n, tag_len, "tags");
+
+  result_list out(n);
+  std::optional<result_list> tag_out;
+  if (!decrypt && detached) tag_out.emplace(n);
+  std::vector<lwc::batch::aead_job> jobs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    lwc::batch::aead_job& j = jobs[i];
+    const lwc::bytes_view in = data[i];
+    j.key = keys[i];
+    j.nonce = nonces[i];
+    if (ad) j.ad = (*ad)[i];
+    if (second) j.second_key = (*second)[i];
+    if (!decrypt) {
+      j.in = in;
+      if (tag_out) {
+        j.out = out.add(i, in.size());
+        j.tag = tag_out->add(i, tag_len);
+      } else {
+        const lwc::bytes_span sealed = out.add(i, in.size() + tag_len);
+        j.out = sealed.first(in.size());
+        j.tag = sealed.subspan(in.size());
+      }
+    } else if (separate_tags) {
+      j.in = in;
+      const lwc::bytes_view t = (*tags)[i];
+      j.tag = {const_cast<std::uint8_t*>(t.data()), t.size()};  // read only when decrypting
+      j.out = out.add(i, in.size());
+    } else {
+      if (in.size() < tag_len)
+        value_error("ciphertext " + num(i) + " is shorter than the " + num(tag_len) + "-byte tag");
+      const std::size_t len = in.size() - tag_len;
+      j.in = in.first(len);
+      j.tag = {const_cast<std::uint8_t*>(in.data()) + len, tag_len};  // read only when decrypting
+      j.out = out.add(i, len);
+    }
+  }
+
+  std::string backend_name;
+  const lwc::batch::options opt = options_of(threads, backend, backend_name);
+  std::vector<std::uint8_t> ok(decrypt ? n : 0);
+  try {
+    nb::gil_scoped_release unlocked;
+    if (decrypt)
+      (void)lwc::batch::decrypt(a, jobs, ok, tag_len, opt);
+    else
+      lwc::batch::encrypt(a, jobs, tag_len, opt);
+  } catch (const std::invalid_argument& e) {
+    value_error(e.what());
+  }
+  if (!decrypt) {
+    if (tag_out) return nb::make_tuple(out.take(), tag_out->take());
+    return out.take();
+  }
+  PyObject* flags = PyList_New(static_cast<Py_ssize_t>(n));
+  if (flags == nullptr) throw nb::python_error();
+  nb::object flags_obj = nb::steal(flags);
+  for (std::size_t i = 0; i < n; ++i) {
+    PyObject* flag = ok[i] ? Py_True : Py_False;
+    Py_INCREF(flag);
+    PyList_SET_ITEM(flags, static_cast<Py_ssize_t>(i), flag);
+    if (!ok[i]) out.set_none(i);
+  }
+  return nb::make_tuple(out.take(), flags_obj);
+}
+
+// A list of n outputs of out_len bytes. keys: MACs and PRFs (fixed size); customization: CXOFs
+// (a list of strings, one per message).
+nb::object batch_hash_lists(const std::string& name, nb::handle data_obj, std::size_t out_len,
+                            nb::handle keys_obj, nb::handle custom_obj, nb::handle threads,
+                            nb::handle backend) {
+  const lwc::algorithm& a = algorithm_named(name, false);
+  sequence_items data(data_obj, "messages");
+  const std::size_t n = data.size();
+  std::optional<fixed_items> keys;
+  if (!keys_obj.is_none()) keys.emplace(keys_obj, n, a.key_size, "keys");
+  std::optional<sequence_items> custom;
+  if (!custom_obj.is_none()) {
+    custom.emplace(custom_obj, "customization");
+    if (custom->size() != n)
+      value_error("customization: expected " + num(n) + " entries (one per message), got " +
+                  num(custom->size()));
+  }
+  result_list out(n);
+  std::vector<lwc::batch::hash_job> jobs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    lwc::batch::hash_job& j = jobs[i];
+    j.in = data[i];
+    if (keys) j.key = (*keys)[i];
+    if (custom) j.customization = (*custom)[i];
+    j.out = out.add(i, out_len);
+  }
+  std::string backend_name;
+  const lwc::batch::options opt = options_of(threads, backend, backend_name);
+  try {
+    nb::gil_scoped_release unlocked;
+    lwc::batch::hash(a, jobs, opt);
+  } catch (const std::invalid_argument& e) {
+    value_error(e.what());
+  }
+  return out.take();
+}
+
+}  // namespace
+
+void register_batch_lists(nb::module_& m) {
+  m.def("_batch_aead_lists", &batch_aead_lists, "decrypt"_a, "name"_a, "keys"_a.none(),
+        "nonces"_a.none(), "data"_a.none(), "ad"_a.none(), "second_keys"_a.none(),
+        "tags"_a.none(), "tag_len"_a, "detached"_a, "threads"_a.none(), "backend"_a.none());
+  m.def("_batch_hash_lists", &batch_hash_lists, "name"_a, "data"_a.none(), "out_len"_a,
+        "keys"_a.none(), "customization"_a.none(), "threads"_a.none(), "backend"_a.none());
+}
+
+}  // namespace lwc::python
