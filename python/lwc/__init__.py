@@ -12,6 +12,12 @@ Hashes, XOFs, MACs and PRFs in the style of hashlib::
     lwc.ascon_xof128(data).digest(64)
     lwc.ascon_mac(key, data).verify(tag)      # raises lwc.InvalidTag
 
+and in one call, with no object (the fastest for short messages)::
+
+    lwc.ascon_hash256_digest(data)            # == lwc.ascon_hash256(data).digest()
+    lwc.ascon_xof128_digest(data, 64)
+    lwc.ascon_mac_digest(key, data); lwc.ascon_mac_verify(key, data, tag)
+
 Generic access: lwc.new(name, data, **options), lwc.aead(name, key, **options),
 lwc.algorithms_available, lwc.algorithms().
 
@@ -165,11 +171,19 @@ def _make_class(info: AlgorithmInfo) -> type:
     return type(base)(info.python_name, (base,), ns)
 
 
+# One-shot functions (lwc.ascon_hash256_digest(data), lwc.ascon_mac_verify(key, data, tag), ...),
+# created by the extension from the registry next to the classes.
+_ONESHOTS: list[str] = []
+
 for _info in _REGISTRY:
     _cls = _make_class(_info)
     globals()[_info.python_name] = _cls
     (_AEADS if _info.kind == "aead" else _HASHES)[_info.name] = _cls
-del _info, _cls
+    if _info.kind != "aead":
+        for _suffix in ("_digest", "_verify") if _info.key_size else ("_digest",):
+            globals()[_info.python_name + _suffix] = getattr(_lwc, _info.python_name + _suffix)
+            _ONESHOTS.append(_info.python_name + _suffix)
+del _info, _cls, _suffix
 
 algorithms_available: frozenset[str] = frozenset(a.name for a in _REGISTRY)
 
@@ -237,4 +251,5 @@ __all__ = [
     "algorithms_available",
     "new",
     *(a.python_name for a in _REGISTRY),
+    *_ONESHOTS,
 ]

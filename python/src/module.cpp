@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -495,6 +496,189 @@ std::size_t digest_size_of(const lwc::algorithm& a) {
   return a.max_output_size != 0 ? a.output_size : 0;  // 0 for extendable output, as hashlib's shake
 }
 
+// ---- one-shot functions ----------------------------------------------------------------------
+// lwc.<name>_digest(...) -> bytes for every hash, XOF, CXOF, MAC and PRF, and
+// lwc.<name>_verify(key, data, tag) for the MACs and PRFs: the state lives on the stack and
+// the output is squeezed straight into the returned bytes object. They are plain CPython
+// METH_FASTCALL functions whose `self` is a capsule holding the registry entry: the call
+// costs about what hashlib's does, no object is created and nothing is copied.
+
+enum class oneshot_op { digest, verify };
+
+// The parameters of a one-shot function, in order; the first `positional_only` are
+// positional only, those from `keyword_only` on keyword only.
+struct oneshot_params {
+  const char* names[4];
+  std::size_t count, positional_only, keyword_only;
+};
+
+oneshot_params params_of(const lwc::algorithm& a, oneshot_op op) {
+  if (op == oneshot_op::verify) return {{"key", "data", "tag"}, 3, 3, 3};
+  switch (a.kind) {
+    case lwc::algorithm_kind::hash: return {{"data"}, 1, 1, 1};
+    case lwc::algorithm_kind::xof: return {{"data", "length"}, 2, 1, 2};
+    case lwc::algorithm_kind::cxof: return {{"data", "length", "customization"}, 3, 1, 2};
+    case lwc::algorithm_kind::mac: return {{"key", "data"}, 2, 2, 2};
+    default: return {{"key", "data", "length"}, 3, 2, 3};  // prf
+  }
+}
+
+// Puts the arguments of a vectorcall into `out` by parameter (null where not given).
+std::string oneshot_name(const lwc::algorithm& a, oneshot_op op) {
+  return lwc::python::function_name(a.name) + (op == oneshot_op::digest ? "_digest" : "_verify");
+}
+
+void bind_arguments(const lwc::algorithm& a, oneshot_op op, const oneshot_params& p,
+                    PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject** out) {
+  const auto fn = [&] { return oneshot_name(a, op); };  // for messages only
+  for (std::size_t i = 0; i < p.count; ++i) out[i] = nullptr;
+  if (static_cast<std::size_t>(nargs) > p.keyword_only)
+    type_error(fn() + "() takes at most " + num(p.keyword_only) +
+               " positional arguments (" + num(static_cast<std::size_t>(nargs)) + " given)");
+  for (Py_ssize_t i = 0; i < nargs; ++i) out[i] = args[i];
+  const Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    const char* kw = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    if (kw == nullptr) throw nb::python_error();
+    std::size_t i = p.positional_only;
+    while (i < p.count && std::strcmp(p.names[i], kw) != 0) ++i;
+    if (i == p.count)
+      type_error(fn() + "() got an unexpected keyword argument '" + kw + "'");
+    if (out[i] != nullptr)
+      type_error(fn() + "() got multiple values for argument '" + kw + "'");
+    out[i] = args[nargs + k];
+  }
+  for (std::size_t i = 0; i < p.positional_only; ++i)
+    if (out[i] == nullptr)
+      type_error(fn() + "() missing required argument '" + p.names[i] + "'");
+}
+
+template <oneshot_op Op>
+PyObject* oneshot(PyObject* self, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) noexcept {
+  try {
+    const auto& a = *static_cast<const lwc::algorithm*>(PyCapsule_GetPointer(self, nullptr));
+    const oneshot_params p = params_of(a, Op);
+    PyObject* in[4];
+    bind_arguments(a, Op, p, args, PyVectorcall_NARGS(nargsf), kwnames, in);
+    const bool keyed = a.is_keyed();
+    std::optional<readable> key;
+    if (keyed) {
+      key.emplace(in[0], "key");
+      if (key->size() != a.key_size)
+        value_error(str(a.name) + ": key must be " + num(a.key_size) + " bytes, got " + num(key->size()));
+    }
+    const readable data(in[keyed ? 1 : 0], "data");
+    check_input_size(a, data.size());
+    std::optional<readable> custom;
+    if (a.kind == lwc::algorithm_kind::cxof && in[2] != nullptr && in[2] != Py_None) {
+      custom.emplace(in[2], "customization");
+      if (custom->size() > a.max_customization_size)
+        value_error(str(a.name) + ": customization must be at most " +
+                    num(a.max_customization_size) + " bytes, got " + num(custom->size()));
+    }
+    if constexpr (Op == oneshot_op::verify) {
+      const readable tag(in[2], "tag");
+      lwc::hasher h(a, key->view());
+      maybe_without_gil(data.size(), [&] { h.update(data.view()); });
+      bool ok = false;
+      try {
+        ok = h.verify(tag.view());
+      } catch (const std::invalid_argument& e) {
+        value_error(e.what());
+      }
+      if (!ok) raise_invalid_tag("MAC tag does not match");
+      Py_RETURN_NONE;
+    } else {
+      std::size_t n = a.output_size;
+      if (a.max_output_size == 0) {  // XOF, CXOF, PRF: length, by default the usual output size
+        PyObject* length = in[keyed ? 2 : 1];
+        if (length != nullptr && length != Py_None) n = non_negative(length, "length");
+      }
+      std::uint8_t* o = nullptr;
+      nb::object out = new_bytes(n, o);
+      alignas(8) std::uint8_t st[lwc::max_hash_state_size];
+      a.init(st, keyed ? key->data() : nullptr, custom ? custom->data() : nullptr,
+             custom ? custom->size() : 0);
+      maybe_without_gil(data.size() + n, [&] {
+        a.absorb(st, data.data(), data.size());
+        a.squeeze(st, o, n);
+      });
+      a.destroy(st);
+      return out.release().ptr();
+    }
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const nb::builtin_exception& e) {
+    PyErr_SetString(e.type() == nb::exception_type::value_error ? PyExc_ValueError : PyExc_TypeError,
+                    e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+std::string oneshot_doc(const lwc::algorithm& a, oneshot_op op) {
+  const std::string fn = lwc::python::function_name(a.name);
+  const std::string cls = "lwc." + fn;
+  const oneshot_params p = params_of(a, op);
+  // The text signature (before "--") is what inspect.signature() and help() show.
+  std::string sig = fn + (op == oneshot_op::digest ? "_digest(" : "_verify(");
+  for (std::size_t i = 0; i < p.count; ++i) {
+    if (i == p.keyword_only) sig += "*, ";
+    sig += p.names[i];
+    if (i >= p.positional_only) sig += "=None";
+    sig += i + 1 == p.positional_only ? ", /" : "";
+    if (i + 1 < p.count) sig += ", ";
+  }
+  sig += ")\n--\n\n";
+  if (op == oneshot_op::verify)
+    return sig + "Compares `tag` with the tag of `data` under `key` in constant time, as " + cls +
+           "(key, data).verify(tag) does; raises lwc.InvalidTag when they differ.";
+  switch (a.kind) {
+    case lwc::algorithm_kind::hash:
+      return sig + "The " + num(a.output_size) + "-byte digest of `data`: " + cls + "(data).digest() in one call.";
+    case lwc::algorithm_kind::xof:
+      return sig + "`length` output bytes (default " + num(a.output_size) + ") for `data`: " + cls +
+             "(data).digest(length) in one call.";
+    case lwc::algorithm_kind::cxof:
+      return sig + "`length` output bytes (default " + num(a.output_size) + ") for `data` under the " +
+             "customization string: " + cls + "(data, customization=...).digest(length) in one call.";
+    case lwc::algorithm_kind::mac:
+      return sig + "The " + num(a.output_size) + "-byte tag of `data` under `key`: " + cls +
+             "(key, data).digest() in one call. Check a tag with " + fn + "_verify, which compares in "
+             "constant time.";
+    default:
+      return sig + "`length` output bytes (default " + num(a.output_size) + ") of `data` under `key`: " +
+             cls + "(key, data).digest(length) in one call. Check a tag with " + fn + "_verify, which "
+             "compares in constant time.";
+  }
+}
+
+void register_oneshots(nb::module_& m) {
+  // The method definitions and their strings must outlive the functions: built once.
+  static std::deque<PyMethodDef> defs;
+  static std::deque<std::string> strings;
+  for (const lwc::algorithm& a : lwc::algorithms()) {
+    if (a.is_aead()) continue;
+    for (oneshot_op op : {oneshot_op::digest, oneshot_op::verify}) {
+      if (op == oneshot_op::verify && !a.is_keyed()) continue;
+      const std::string& name = strings.emplace_back(oneshot_name(a, op));
+      const std::string& doc = strings.emplace_back(oneshot_doc(a, op));
+      PyMethodDef& d = defs.emplace_back();
+      d.ml_name = name.c_str();
+      d.ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(
+          op == oneshot_op::digest ? &oneshot<oneshot_op::digest> : &oneshot<oneshot_op::verify>));
+      d.ml_flags = METH_FASTCALL | METH_KEYWORDS;
+      d.ml_doc = doc.c_str();
+      nb::object self = nb::steal(PyCapsule_New(const_cast<lwc::algorithm*>(&a), nullptr, nullptr));
+      if (!self.is_valid()) throw nb::python_error();
+      nb::object f = nb::steal(PyCFunction_NewEx(&d, self.ptr(), nb::str("lwc").ptr()));
+      if (!f.is_valid()) throw nb::python_error();
+      m.attr(name.c_str()) = f;
+    }
+  }
+}
+
 nb::object opt_size(std::size_t v, std::size_t none_value) {
   return v == none_value ? nb::none() : nb::object(nb::int_(v));
 }
@@ -898,6 +1082,8 @@ NB_MODULE(_lwc, m) {
       nullptr, nullptr);
   if (invalid_tag_type == nullptr) throw nb::python_error();
   m.attr("InvalidTag") = nb::steal(invalid_tag_type);
+
+  register_oneshots(m);
 
   m.def("registry", [] {
         nb::list l;
