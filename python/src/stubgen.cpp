@@ -29,6 +29,28 @@ std::string python_name(const lwc::algorithm& a) {
   return a.is_aead() ? lwc::python::class_name(a.name) : lwc::python::function_name(a.name);
 }
 
+// The one-shot functions the extension creates next to each class (module.cpp,
+// register_oneshots), with the same parameters.
+std::string oneshot_stubs(const lwc::algorithm& a) {
+  const std::string f = python_name(a);
+  switch (a.kind) {
+    case lwc::algorithm_kind::hash:
+      return "def " + f + "_digest(data: ReadableBuffer, /) -> bytes: ...\n";
+    case lwc::algorithm_kind::xof:
+      return "def " + f + "_digest(data: ReadableBuffer, /, length: Optional[int] = None) -> bytes: ...\n";
+    case lwc::algorithm_kind::cxof:
+      return "def " + f + "_digest(data: ReadableBuffer, /, length: Optional[int] = None, *, "
+             "customization: Optional[ReadableBuffer] = None) -> bytes: ...\n";
+    case lwc::algorithm_kind::mac:
+      return "def " + f + "_digest(key: ReadableBuffer, data: ReadableBuffer, /) -> bytes: ...\n" +
+             "def " + f + "_verify(key: ReadableBuffer, data: ReadableBuffer, tag: ReadableBuffer, /) -> None: ...\n";
+    default:
+      return "def " + f + "_digest(key: ReadableBuffer, data: ReadableBuffer, /, "
+             "length: Optional[int] = None) -> bytes: ...\n" +
+             "def " + f + "_verify(key: ReadableBuffer, data: ReadableBuffer, tag: ReadableBuffer, /) -> None: ...\n";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,8 +78,16 @@ int main(int argc, char** argv) {
         }
         out << "\n";
       }
+      for (const lwc::algorithm& a : lwc::algorithms()) {
+        if (!a.is_aead()) out << oneshot_stubs(a);
+      }
+      out << "\n";
     } else if (line == "# @lwc-all@") {
-      for (const lwc::algorithm& a : lwc::algorithms()) out << "    \"" << python_name(a) << "\",\n";
+      for (const lwc::algorithm& a : lwc::algorithms()) {
+        out << "    \"" << python_name(a) << "\",\n";
+        if (!a.is_aead()) out << "    \"" << python_name(a) << "_digest\",\n";
+        if (!a.is_aead() && a.is_keyed()) out << "    \"" << python_name(a) << "_verify\",\n";
+      }
     } else {
       out << line << "\n";
     }

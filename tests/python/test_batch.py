@@ -197,3 +197,95 @@ def test_module_docstring_example_runs():
 
     result = doctest.testmod(lwc.batch)
     assert result.attempted >= 4 and result.failed == 0
+
+
+# ---- list input: read in place by the extension ---------------------------------------------
+
+
+def test_lists_take_any_bytes_like_items_and_any_iterable():
+    rng = random.Random(11)
+    keys, nonces, msgs, ads = random_jobs(rng, "ascon-aead128", 12)
+    expected = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, ads)
+    assert all(type(s) is bytes for s in expected)
+    mixed = [bytearray(m) if i % 3 == 0 else memoryview(m) if i % 3 == 1 else np.frombuffer(m, np.uint8)
+             for i, m in enumerate(msgs)]
+    arr_keys = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(12, 16)
+    assert lwc.batch.encrypt("ascon-aead128", arr_keys, tuple(nonces), mixed, iter(ads)) == expected
+    assert lwc.batch.encrypt("ascon-aead128", iter(keys), nonces, (m for m in msgs), tuple(ads)) == expected
+    plain, ok = lwc.batch.decrypt("ascon-aead128", keys, nonces, [bytearray(s) for s in expected], ads)
+    assert plain == msgs and ok == [True] * 12 and all(type(p) is bytes for p in plain)
+
+
+def test_lists_detached_tags_both_ways():
+    rng = random.Random(12)
+    keys, nonces, msgs, ads = random_jobs(rng, "ascon-aead128", 10)
+    sealed = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, ads, tag_length=8)
+    cts, tags = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, ads, tag_length=8, detached=True)
+    assert [c + t for c, t in zip(cts, tags)] == sealed and all(len(t) == 8 for t in tags)
+    arr_tags = np.frombuffer(b"".join(tags), dtype=np.uint8).reshape(10, 8)
+    for t in (tags, tuple(tags), arr_tags):
+        plain, ok = lwc.batch.decrypt("ascon-aead128", keys, nonces, cts, ads, tag_length=8, tags=t)
+        assert plain == msgs and all(ok)
+    forged = list(tags)
+    forged[4] = bytes([forged[4][0] ^ 1]) + forged[4][1:]
+    plain, ok = lwc.batch.decrypt("ascon-aead128", keys, nonces, cts, ads, tag_length=8, tags=forged)
+    assert ok == [i != 4 for i in range(10)] and plain[4] is None
+    with pytest.raises(ValueError, match=r"tags\[1\] must be 8 bytes, got 7"):
+        lwc.batch.decrypt("ascon-aead128", keys[:2], nonces[:2], cts[:2], tag_length=8, tags=[tags[0], tags[1][:7]])
+    with pytest.raises(ValueError, match="tags: expected 2 entries"):
+        lwc.batch.decrypt("ascon-aead128", keys[:2], nonces[:2], cts[:2], tag_length=8, tags=tags[:1])
+
+
+def test_lists_hold_no_references_and_leave_the_inputs_alone():
+    import sys
+
+    keys, nonces = [bytes(16)] * 3, [bytes(16)] * 3
+    msg = bytes(range(40)) + b"refcount probe"
+    msgs = [msg, msg, bytearray(msg)]
+    before = sys.getrefcount(msg)
+    sealed = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs)
+    plain, ok = lwc.batch.decrypt("ascon-aead128", keys, nonces, sealed[:2] + [bytes(20)])
+    lwc.batch.hash("ascon-hash256", msgs)
+    with pytest.raises(TypeError):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [msg, msg, None])
+    assert sys.getrefcount(msg) == before
+    assert msgs == [msg, msg, bytearray(msg)] and ok == [True, True, False]
+    msgs[2].extend(b"!")  # the bytearray's export was released: it can be resized again
+
+
+def test_list_items_are_checked_one_by_one():
+    keys, nonces = [bytes(16)] * 3, [bytes(16)] * 3
+    with pytest.raises(TypeError, match=r"messages\[2\] must be a bytes-like object, not 'NoneType'"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [b"a", b"b", None])
+    with pytest.raises(TypeError, match=r"messages\[1\] must be a bytes-like object, not 'int'"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [b"a", 5, b"c"])
+    with pytest.raises(TypeError, match=r"associated_data\[0\] must be a bytes-like object, not 'str'"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [b"a"] * 3, ["x", b"", b""])
+    with pytest.raises(TypeError, match=r"messages\[0\] must be a contiguous bytes-like object"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [memoryview(bytes(8))[::2], b"", b""])
+    with pytest.raises(ValueError, match="associated_data: expected 3 entries"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [b"a"] * 3, [b""] * 2)
+    with pytest.raises(ValueError, match=r"second_keys\[0\] must be 16 bytes, got 1"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [b"a"] * 3, second_keys=[b"x"] * 3)
+    with pytest.raises(ValueError, match=r"nonces: expected an 3 x 16 uint8 array"):
+        lwc.batch.encrypt("ascon-aead128", keys, np.zeros((3, 12), np.uint8), [b"a"] * 3)
+    with pytest.raises(TypeError, match="not one message"):
+        lwc.batch.hash("ascon-hash256", b"one message")
+    with pytest.raises(ValueError, match=r"keys\[1\] must be 16 bytes, got 3"):
+        lwc.batch.hash("ascon-mac", [b"a", b"b"], keys=[bytes(16), b"abc"])
+    with pytest.raises(ValueError, match="customization: expected 2 entries"):
+        lwc.batch.hash("ascon-cxof128", [b"a", b"b"], customization=[b"c"])
+    with pytest.raises(ValueError, match="customization string must be at most 256"):
+        lwc.batch.hash("ascon-cxof128", [b"a"], customization=[bytes(257)])
+
+
+def test_hash_lists_with_key_arrays_and_tuples():
+    msgs = tuple(bytes([i]) * i for i in range(20))
+    keys = np.arange(20 * 16, dtype=np.uint16).astype(np.uint8).reshape(20, 16)
+    tags = lwc.batch.hash("ascon-mac", msgs, keys=keys)
+    assert tags == [lwc.ascon_mac_digest(k.tobytes(), m) for k, m in zip(keys, msgs)]
+    custom = [b"c" * (i % 5) for i in range(20)]
+    out = lwc.batch.hash("ascon-cxof128", msgs, length=7, customization=tuple(custom))
+    assert out == [lwc.ascon_cxof128_digest(m, 7, customization=c) for m, c in zip(msgs, custom)]
+    assert lwc.batch.hash("ascon-xof128", msgs, length=0) == [b""] * 20
+    assert lwc.batch.hash("ascon-hash256", []) == []

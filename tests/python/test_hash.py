@@ -260,3 +260,90 @@ def test_usedforsecurity_with_lwc_new_on_a_mac():
     key = bytes(range(16))
     assert lwc.new("ascon-mac", b"abc", key=key, usedforsecurity=False).digest() == \
         lwc.ascon_mac(key, b"abc").digest()
+
+
+# ---- one-shot functions --------------------------------------------------------------------
+
+
+def oneshot_digest(info: lwc.AlgorithmInfo):
+    return getattr(lwc, info.python_name + "_digest")
+
+
+@pytest.mark.parametrize("info", INFOS, ids=ids)
+def test_one_shot_functions_equal_the_objects(info):
+    f = oneshot_digest(info)
+    assert f.__name__ in lwc.__all__ and f.__module__ == "lwc"
+    key = bytes(range(info.key_size))
+    limit = info.max_input_size if info.max_input_size is not None else 5000
+    for n in sorted({n for n in (0, 1, 15, 16, 64) if n <= limit} | {limit}):
+        data = bytes((7 * i + n) & 0xFF for i in range(n))
+        if info.kind == "hash":
+            assert f(data) == make(info, data).digest()
+        elif info.kind == "mac":
+            assert f(key, data) == make(info, data, key=key).digest()
+        elif info.kind == "prf":
+            assert f(key, data) == make(info, data, key=key).digest(info.output_size)
+            assert f(key, data, 41) == f(key, data, length=41) == make(info, data, key=key).digest(41)
+        else:
+            assert f(data) == make(info, data).digest(info.output_size)
+            assert f(data, 0) == b"" and f(data, length=77) == make(info, data).digest(77)
+            if info.kind == "cxof":
+                custom = b"custom" * n
+                custom = custom[:info.max_customization_size]
+                assert f(data, 50, customization=custom) == make(info, data, customization=custom).digest(50)
+
+
+@pytest.mark.parametrize("info", [i for i in INFOS if i.key_size], ids=[i.name for i in INFOS if i.key_size])
+def test_one_shot_verify(info):
+    f, verify = oneshot_digest(info), getattr(lwc, info.python_name + "_verify")
+    key, data = bytes(range(info.key_size)), b"message"[: info.max_input_size or None]
+    tag = f(key, data)
+    assert verify(key, data, tag) is None
+    verify(key, data, bytearray(tag[:8]))  # a truncated tag compares with the prefix
+    forged = bytes([tag[0] ^ 1]) + tag[1:]
+    with pytest.raises(lwc.InvalidTag):
+        verify(key, data, forged)
+    with pytest.raises(lwc.InvalidTag):
+        verify(bytes([key[0] ^ 1]) + key[1:], data, tag)
+    with pytest.raises(ValueError, match="tag must be"):
+        verify(key, data, tag[:3])
+
+
+def test_one_shot_bad_input():
+    with pytest.raises(TypeError, match="not 'str'"):
+        lwc.ascon_hash256_digest("text")
+    with pytest.raises(TypeError, match="bytes-like"):
+        lwc.ascon_hash256_digest(None)
+    with pytest.raises(TypeError, match="missing required argument 'data'"):
+        lwc.ascon_hash256_digest()
+    with pytest.raises(TypeError, match="at most 1 positional"):
+        lwc.ascon_hash256_digest(b"a", 32)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'lenght'"):
+        lwc.ascon_xof128_digest(b"a", lenght=3)
+    with pytest.raises(TypeError, match="multiple values for argument 'length'"):
+        lwc.ascon_xof128_digest(b"a", 3, length=3)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'data'"):
+        lwc.ascon_hash256_digest(data=b"a")  # positional only, as in the stubs
+    with pytest.raises(ValueError, match="non-negative"):
+        lwc.ascon_xof128_digest(b"a", -1)
+    with pytest.raises(TypeError, match="must be an int"):
+        lwc.ascon_xof128_digest(b"a", 2.0)
+    with pytest.raises(ValueError, match="key must be 16 bytes, got 15"):
+        lwc.ascon_mac_digest(bytes(15), b"a")
+    with pytest.raises(ValueError, match="at most 16 bytes, got 17"):
+        lwc.ascon_prfshort_digest(bytes(16), bytes(17))
+    with pytest.raises(ValueError, match="customization must be at most 256 bytes"):
+        lwc.ascon_cxof128_digest(b"a", customization=bytes(257))
+    with pytest.raises(TypeError, match="at most 2 positional"):
+        lwc.ascon_cxof128_digest(b"a", 32, b"customization is keyword only")
+
+
+def test_one_shot_signatures_and_large_inputs():
+    import inspect
+
+    assert str(inspect.signature(lwc.ascon_hash256_digest)) == "(data, /)"
+    assert str(inspect.signature(lwc.ascon_cxof128_digest)) == "(data, /, length=None, *, customization=None)"
+    assert str(inspect.signature(lwc.ascon_prf_verify)) == "(key, data, tag, /)"
+    big = np.arange(3 * lwc._lwc.GIL_RELEASE_THRESHOLD, dtype=np.uint16).astype(np.uint8)
+    assert lwc.ascon_hash256_digest(big) == lwc.ascon_hash256(big).digest()
+    assert lwc.ascon_xof128_digest(b"x", 100000) == lwc.ascon_xof128(b"x").digest(100000)
