@@ -178,9 +178,9 @@ std::size_t non_negative(nb::handle h, const char* what) {
 }
 
 // The registry entry named by the `_lwc_algorithm` attribute of self's (Python) class.
-const lwc::algorithm& algorithm_of(nb::handle self, const char* base) {
+const lwc::algorithm& algorithm_of_type(nb::handle type, const char* base = "Hash") {
   static PyObject* attr = PyUnicode_InternFromString("_lwc_algorithm");
-  PyObject* name = PyObject_GetAttr(reinterpret_cast<PyObject*>(Py_TYPE(self.ptr())), attr);
+  PyObject* name = PyObject_GetAttr(type.ptr(), attr);
   if (name == nullptr) {
     PyErr_Clear();
     type_error(std::string("lwc.") + base +
@@ -194,6 +194,10 @@ const lwc::algorithm& algorithm_of(nb::handle self, const char* base) {
   const lwc::algorithm* a = lwc::find_algorithm({s, static_cast<std::size_t>(len)});
   if (a == nullptr) type_error("unknown algorithm '" + std::string(s, len) + "'");
   return *a;
+}
+
+const lwc::algorithm& algorithm_of(nb::handle self, const char* base) {
+  return algorithm_of_type(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(self.ptr()))), base);
 }
 
 // ---- AEAD ------------------------------------------------------------------------------------
@@ -422,9 +426,7 @@ void check_input_size(const lwc::algorithm& a, std::size_t n) {
 }
 
 template <class T>
-void hash_init(nb::pointer_and_handle<T> self, nb::handle data, nb::handle customization,
-               const char* base) {
-  const lwc::algorithm& a = hash_algorithm_of<T>(self.h, base);
+void hash_construct(T* at, const lwc::algorithm& a, nb::handle data, nb::handle customization) {
   readable d(data, "data");
   readable c(customization, "customization", true);
   if (!customization.is_none() && a.max_customization_size == 0)
@@ -433,19 +435,29 @@ void hash_init(nb::pointer_and_handle<T> self, nb::handle data, nb::handle custo
     value_error(str(a.name) + ": customization must be at most " + num(a.max_customization_size) +
                 " bytes, got " + num(c.size()));
   check_input_size(a, d.size());
-  T* o = new (self.p) T(a, {}, c.view());
+  T* o = new (at) T(a, {}, c.view());
+  if (d.size() != 0) maybe_without_gil(d.size(), [&] { o->absorbing.update(d.view()); });
+}
+
+template <class T>
+void hash_init(nb::pointer_and_handle<T> self, nb::handle data, nb::handle customization,
+               const char* base) {
+  hash_construct(self.p, hash_algorithm_of<T>(self.h, base), data, customization);
+}
+
+template <class T>
+void keyed_construct(T* at, const lwc::algorithm& a, nb::handle key, nb::handle data) {
+  readable k(key, "key"), d(data, "data");
+  if (k.size() != a.key_size)
+    value_error(str(a.name) + ": key must be " + num(a.key_size) + " bytes, got " + num(k.size()));
+  check_input_size(a, d.size());
+  T* o = new (at) T(a, k.view(), {});
   if (d.size() != 0) maybe_without_gil(d.size(), [&] { o->absorbing.update(d.view()); });
 }
 
 template <class T>
 void keyed_init(nb::pointer_and_handle<T> self, nb::handle key, nb::handle data, const char* base) {
-  const lwc::algorithm& a = hash_algorithm_of<T>(self.h, base);
-  readable k(key, "key"), d(data, "data");
-  if (k.size() != a.key_size)
-    value_error(str(a.name) + ": key must be " + num(a.key_size) + " bytes, got " + num(k.size()));
-  check_input_size(a, d.size());
-  T* o = new (self.p) T(a, k.view(), {});
-  if (d.size() != 0) maybe_without_gil(d.size(), [&] { o->absorbing.update(d.view()); });
+  keyed_construct(self.p, hash_algorithm_of<T>(self.h, base), key, data);
 }
 
 void hash_update(hash_object& s, nb::handle data) {
@@ -509,17 +521,17 @@ enum class oneshot_op { digest, verify };
 // positional only, those from `keyword_only` on keyword only.
 struct oneshot_params {
   const char* names[4];
-  std::size_t count, positional_only, keyword_only;
+  std::size_t count, positional_only, keyword_only, required;
 };
 
 oneshot_params params_of(const lwc::algorithm& a, oneshot_op op) {
-  if (op == oneshot_op::verify) return {{"key", "data", "tag"}, 3, 3, 3};
+  if (op == oneshot_op::verify) return {{"key", "data", "tag"}, 3, 3, 3, 3};
   switch (a.kind) {
-    case lwc::algorithm_kind::hash: return {{"data"}, 1, 1, 1};
-    case lwc::algorithm_kind::xof: return {{"data", "length"}, 2, 1, 2};
-    case lwc::algorithm_kind::cxof: return {{"data", "length", "customization"}, 3, 1, 2};
-    case lwc::algorithm_kind::mac: return {{"key", "data"}, 2, 2, 2};
-    default: return {{"key", "data", "length"}, 3, 2, 3};  // prf
+    case lwc::algorithm_kind::hash: return {{"data"}, 1, 1, 1, 1};
+    case lwc::algorithm_kind::xof: return {{"data", "length"}, 2, 1, 2, 1};
+    case lwc::algorithm_kind::cxof: return {{"data", "length", "customization"}, 3, 1, 2, 1};
+    case lwc::algorithm_kind::mac: return {{"key", "data"}, 2, 2, 2, 2};
+    default: return {{"key", "data", "length"}, 3, 2, 3, 2};  // prf
   }
 }
 
@@ -528,9 +540,10 @@ std::string oneshot_name(const lwc::algorithm& a, oneshot_op op) {
   return lwc::python::function_name(a.name) + (op == oneshot_op::digest ? "_digest" : "_verify");
 }
 
-void bind_arguments(const lwc::algorithm& a, oneshot_op op, const oneshot_params& p,
-                    PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject** out) {
-  const auto fn = [&] { return oneshot_name(a, op); };  // for messages only
+// `fn` gives the function's name, for messages only.
+template <class Name>
+void bind_arguments(Name fn, const oneshot_params& p, PyObject* const* args, Py_ssize_t nargs,
+                    PyObject* kwnames, PyObject** out) {
   for (std::size_t i = 0; i < p.count; ++i) out[i] = nullptr;
   if (static_cast<std::size_t>(nargs) > p.keyword_only)
     type_error(fn() + "() takes at most " + num(p.keyword_only) +
@@ -548,7 +561,7 @@ void bind_arguments(const lwc::algorithm& a, oneshot_op op, const oneshot_params
       type_error(fn() + "() got multiple values for argument '" + kw + "'");
     out[i] = args[nargs + k];
   }
-  for (std::size_t i = 0; i < p.positional_only; ++i)
+  for (std::size_t i = 0; i < p.required; ++i)
     if (out[i] == nullptr)
       type_error(fn() + "() missing required argument '" + p.names[i] + "'");
 }
@@ -559,7 +572,7 @@ PyObject* oneshot(PyObject* self, PyObject* const* args, Py_ssize_t nargsf, PyOb
     const auto& a = *static_cast<const lwc::algorithm*>(PyCapsule_GetPointer(self, nullptr));
     const oneshot_params p = params_of(a, Op);
     PyObject* in[4];
-    bind_arguments(a, Op, p, args, PyVectorcall_NARGS(nargsf), kwnames, in);
+    bind_arguments([&] { return oneshot_name(a, Op); }, p, args, PyVectorcall_NARGS(nargsf), kwnames, in);
     const bool keyed = a.is_keyed();
     std::optional<readable> key;
     if (keyed) {
@@ -677,6 +690,84 @@ void register_oneshots(nb::module_& m) {
       m.attr(name.c_str()) = f;
     }
   }
+}
+
+// ---- fast constructors -----------------------------------------------------------------------
+// Calling a class that lwc/__init__.py derived from Hash, XOF, MAC or PRF goes through CPython's
+// generic type call (tp_new, then __init__ looked up by name and called with an argument
+// tuple), which costs about as much as hashing 64 bytes. fast_constructor() gives those
+// classes a vectorcall of their own that allocates the instance and constructs it in one step,
+// with the same arguments and checks as __init__. Classes derived from them by users keep the
+// generic path.
+
+struct fast_class {
+  PyTypeObject* type;  // a strong reference, so the address is never reused
+  const lwc::algorithm* alg;
+};
+std::vector<fast_class> fast_classes;
+
+template <class T>
+PyObject* construct(PyObject* type, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) noexcept {
+  try {
+    const lwc::algorithm* a = nullptr;
+    for (const fast_class& c : fast_classes)
+      if (reinterpret_cast<PyObject*>(c.type) == type) a = c.alg;
+    if (a == nullptr) {
+      PyErr_SetString(PyExc_SystemError, "lwc: constructor of an unregistered class");
+      return nullptr;
+    }
+    constexpr bool keyed = std::is_same_v<T, mac_hash> || std::is_same_v<T, prf_hash>;
+    constexpr oneshot_params p =
+        keyed ? oneshot_params{{"key", "data"}, 2, 0, 2, 1}
+              : std::is_same_v<T, fixed_hash>
+                    ? oneshot_params{{"data", "usedforsecurity"}, 2, 0, 1, 0}
+                    : oneshot_params{{"data", "customization", "usedforsecurity"}, 3, 0, 1, 0};
+    PyObject* in[4];
+    bind_arguments([&] { return std::string(reinterpret_cast<PyTypeObject*>(type)->tp_name); }, p,
+                   args, PyVectorcall_NARGS(nargsf), kwnames, in);
+    static PyObject* const empty = PyBytes_FromStringAndSize(nullptr, 0);
+    nb::object self = nb::inst_alloc(nb::handle(type));
+    T* at = nb::inst_ptr<T>(self);
+    if constexpr (keyed) {
+      keyed_construct(at, *a, in[0], in[1] != nullptr ? in[1] : empty);
+    } else {
+      PyObject* custom = std::is_same_v<T, xof_hash> ? in[1] : nullptr;
+      hash_construct(at, *a, in[0] != nullptr ? in[0] : empty, custom != nullptr ? custom : Py_None);
+    }
+    nb::inst_mark_ready(self);
+    return self.release().ptr();
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const nb::builtin_exception& e) {
+    PyErr_SetString(e.type() == nb::exception_type::value_error ? PyExc_ValueError : PyExc_TypeError,
+                    e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+template <class T>
+bool try_fast_constructor(PyTypeObject* t, const lwc::algorithm& a) {
+  if (t->tp_base != reinterpret_cast<PyTypeObject*>(nb::type<T>().ptr()) || !kind_fits<T>(a.kind))
+    return false;
+  Py_INCREF(t);
+  fast_classes.push_back({t, &a});
+  t->tp_vectorcall = &construct<T>;
+  return true;
+}
+
+// For a class derived directly from Hash, XOF, MAC or PRF with its _lwc_algorithm set.
+void fast_constructor(nb::handle cls) {
+  if (!PyType_Check(cls.ptr())) type_error("fast_constructor: a class is expected");
+  auto* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  for (const fast_class& c : fast_classes)
+    if (c.type == t) return;
+  const lwc::algorithm& a = algorithm_of_type(cls);
+  if (!(try_fast_constructor<mac_hash>(t, a) || try_fast_constructor<prf_hash>(t, a) ||
+        try_fast_constructor<fixed_hash>(t, a) || try_fast_constructor<xof_hash>(t, a)))
+    type_error("fast_constructor: " + std::string(t->tp_name) +
+               " does not derive directly from the lwc base class of its kind");
 }
 
 nb::object opt_size(std::size_t v, std::size_t none_value) {
@@ -1084,6 +1175,9 @@ NB_MODULE(_lwc, m) {
   m.attr("InvalidTag") = nb::steal(invalid_tag_type);
 
   register_oneshots(m);
+  m.def("_fast_constructor", &fast_constructor, "cls"_a,
+        "Gives a class derived directly from Hash, XOF, MAC or PRF (with _lwc_algorithm set) a "
+        "constructor that skips the generic type call; lwc/__init__.py calls it for its classes.");
 
   m.def("registry", [] {
         nb::list l;

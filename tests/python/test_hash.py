@@ -347,3 +347,30 @@ def test_one_shot_signatures_and_large_inputs():
     big = np.arange(3 * lwc._lwc.GIL_RELEASE_THRESHOLD, dtype=np.uint16).astype(np.uint8)
     assert lwc.ascon_hash256_digest(big) == lwc.ascon_hash256(big).digest()
     assert lwc.ascon_xof128_digest(b"x", 100000) == lwc.ascon_xof128(b"x").digest(100000)
+
+
+def test_constructors_take_the_documented_arguments():
+    """The registry's classes are built by a constructor of their own (module.cpp,
+    fast_constructor): the same arguments and checks as __init__, which subclasses keep."""
+    m = b"abc"
+    assert lwc.ascon_hash256(data=m).digest() == lwc.ascon_hash256(m).digest() == lwc.ascon_hash256_digest(m)
+    assert lwc.ascon_hash256(m, usedforsecurity=False).digest() == lwc.ascon_hash256_digest(m)
+    assert lwc.ascon_cxof128(m, customization=b"c").digest(9) == lwc.ascon_cxof128_digest(m, 9, customization=b"c")
+    assert lwc.ascon_mac(key=bytes(16), data=m).digest() == lwc.ascon_mac_digest(bytes(16), m)
+    assert lwc.ascon_prf(bytes(16)).digest(5) == lwc.ascon_prf_digest(bytes(16), b"", 5)
+    with pytest.raises(TypeError, match="missing required argument 'key'"):
+        lwc.ascon_mac()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'key'"):
+        lwc.ascon_hash256(key=bytes(16))
+    with pytest.raises(TypeError, match="at most 1 positional"):
+        lwc.ascon_xof128(m, b"customization is keyword only")
+    with pytest.raises(TypeError, match="bytes-like"):
+        lwc.ascon_hash256(None)
+    with pytest.raises(TypeError, match="takes no customization"):
+        lwc.ascon_xof128(m, customization=b"c")
+
+    class Mine(lwc.ascon_hash256):
+        __slots__ = ()
+
+    h = Mine(m)
+    assert type(h) is Mine and h.digest() == lwc.ascon_hash256_digest(m) and type(h.copy()) is Mine
