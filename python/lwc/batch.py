@@ -4,7 +4,8 @@ CUDA engine with ``device="cuda"``.
 Every job has its own key, nonce, associated data and length; results are byte for byte
 those of the single-message classes. Inputs are lists (or tuples) of bytes-like objects, or
 numpy arrays: keys and nonces as N x size uint8 arrays, equal-length messages as an N x L
-uint8 array (then the result is an array too).
+uint8 array (then the result is an array too). Lists are read in place by the extension, with
+no joining or copying in Python, and each result is a bytes object of its own.
 
 Decryption does not raise on a bad tag: it returns ``(plaintexts, ok)`` so that one forged
 packet does not stop a batch. For a job whose tag did not verify, ``ok[i]`` is False and its
