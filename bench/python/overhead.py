@@ -54,6 +54,7 @@ def per_call(stmt: str, ns: dict, min_time: float, timer=time.process_time) -> f
 def batch_time(stmt: str, ns: dict, repeat: int) -> tuple[float, float]:
     """(wall, CPU) seconds of one run of stmt: the medians of `repeat` runs."""
     code = compile(stmt, "<batch>", "eval")
+    eval(code, ns)  # warm-up: the first run of a shape sizes the allocators' free lists
     walls, cpus = [], []
     for _ in range(repeat):
         w0, c0 = time.perf_counter(), time.process_time()
@@ -95,6 +96,9 @@ def main() -> int:
     p.add_argument("--min-time", type=float, default=0.2, help="seconds per one-shot measurement")
     p.add_argument("--repeat", type=int, default=9, help="runs per batch measurement (median)")
     p.add_argument("--lwc-bench", type=Path, default=LWC_BENCH, help="the C++ benchmark program")
+    p.add_argument("--baseline-batch", type=Path,
+                   help="another lwc/batch.py (e.g. from `git show REV:python/lwc/batch.py`) run on the "
+                        "same extension: its numpy path is timed next to the current one")
     args = p.parse_args()
     if not args.lwc_bench.exists():
         sys.exit(f"{args.lwc_bench} is missing: run bench/python/bench.py --build first")
@@ -112,6 +116,16 @@ def main() -> int:
     }
     cxx_names = ["ascon-hash256/hash/64", "ascon-aead128/encrypt/64"]
     inputs = {shape: batch_inputs(*shape) for shape in SHAPES}
+    if args.baseline_batch:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("lwc._baseline_batch", args.baseline_batch)
+        baseline = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(baseline)
+        for ns in inputs.values():
+            ns["baseline"] = baseline
+        BATCH_CASES["numpy, baseline layer"] = "baseline.encrypt('ascon-aead128', K, N, M)"
+        BATCH_CASES["numpy decrypt, baseline layer"] = "baseline.decrypt('ascon-aead128', K, N, S)"
 
     samples: dict[str, list] = {}
     for r in range(args.rounds):
@@ -145,7 +159,7 @@ def main() -> int:
                 print(f"| {size_name(shape)}, {label} | {med(r[0] for r in runs) * 1e3:.2f} ms | "
                       f"{med(r[1] for r in runs) * 1e3:.2f} ms |")
     print()
-    print("| speed of the list batch (x times as fast) | wall time | CPU time | target |")
+    print("| speed (x times as fast) | wall time | CPU time | target |")
     print("|---|---|---|---|")
 
     def speed(shape, label, other, k):  # per round: other's time / label's time
@@ -154,6 +168,9 @@ def main() -> int:
     comparisons = [(SHAPES[0], "list", "loop", ">= 3x"), (SHAPES[0], "list", "numpy", ""),
                    (SHAPES[1], "list", "numpy", ">= 0.8x"), (SHAPES[0], "list decrypt", "numpy decrypt", ""),
                    (SHAPES[1], "list decrypt", "numpy decrypt", "")]
+    if args.baseline_batch:
+        comparisons += [(shape, f"numpy{d}", f"numpy{d}, baseline layer", "no regression")
+                        for shape in SHAPES for d in ("", " decrypt")]
     for shape, label, other, target in comparisons:
         print(f"| {size_name(shape)}: {label} vs {other} | {speed(shape, label, other, 0):.2f}x | "
               f"{speed(shape, label, other, 1):.2f}x | {target} |")
