@@ -118,7 +118,10 @@ class fixed_items {
       return;
     }
     if (PyObject_GetBuffer(obj.ptr(), &table_, PyBUF_SIMPLE) != 0) {
+      const bool wrong_type = PyErr_ExceptionMatches(PyExc_TypeError);
       PyErr_Clear();
+      if (!wrong_type)
+        type_error(std::string(what) + ": the array is not C-contiguous (numpy.ascontiguousarray copies it)");
       type_error(std::string(what) + " must be a list of bytes-like objects or an N x " +
                  num(size) + " uint8 array, not '" + Py_TYPE(obj.ptr())->tp_name + "'");
     }

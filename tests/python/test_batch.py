@@ -269,6 +269,8 @@ def test_list_items_are_checked_one_by_one():
         lwc.batch.encrypt("ascon-aead128", keys, nonces, [b"a"] * 3, second_keys=[b"x"] * 3)
     with pytest.raises(ValueError, match=r"nonces: expected an 3 x 16 uint8 array"):
         lwc.batch.encrypt("ascon-aead128", keys, np.zeros((3, 12), np.uint8), [b"a"] * 3)
+    with pytest.raises(TypeError, match="not C-contiguous"):
+        lwc.batch.encrypt("ascon-aead128", np.zeros((3, 32), np.uint8)[:, ::2], nonces, [b"a"] * 3)
     with pytest.raises(TypeError, match="not one message"):
         lwc.batch.hash("ascon-hash256", b"one message")
     with pytest.raises(ValueError, match=r"keys\[1\] must be 16 bytes, got 3"):
