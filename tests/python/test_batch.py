@@ -291,3 +291,31 @@ def test_hash_lists_with_key_arrays_and_tuples():
     assert out == [lwc.ascon_cxof128_digest(m, 7, customization=c) for m, c in zip(msgs, custom)]
     assert lwc.batch.hash("ascon-xof128", msgs, length=0) == [b""] * 20
     assert lwc.batch.hash("ascon-hash256", []) == []
+
+
+def test_lists_changed_by_other_threads_during_a_batch():
+    """The engine runs without the GIL: another thread may replace the list's items meanwhile.
+    Every job then uses the item it was given when the call read it, which stays alive."""
+    import threading
+
+    n = 2000
+    keys, nonces = [bytes([1]) * 16] * n, [bytes([2]) * 16] * n
+    msgs = [bytes([i & 0xFF]) * 300 for i in range(n)]
+    expected = {m: lwc.AsconAEAD128(keys[0]).encrypt(nonces[0], m, None) for m in set(msgs)}
+    stop = threading.Event()
+
+    def churn():
+        i = 0
+        while not stop.is_set():
+            msgs[i % n] = bytes([i % n & 0xFF]) * 300  # a new object, equal content
+            i += 1
+
+    t = threading.Thread(target=churn)
+    t.start()
+    try:
+        for _ in range(20):
+            sealed = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, threads=2)
+            assert [expected[bytes([i & 0xFF]) * 300] for i in range(n)] == sealed
+    finally:
+        stop.set()
+        t.join()
