@@ -7,6 +7,8 @@
 //              t ^ ror(t, a) ^ ror(t, b)
 //   asm_bmi    (x86-64 with BMI1 and BMI2 only) one round as hand-ordered assembly using andn
 //              and rorx, with the complement folded into the next round's constant
+//   xmm_ternlog (x86-64 with AVX-512VL only) the state in vector registers, one word each,
+//              with vpternlogq and vprorq
 // Two kinds of benchmark per form: p12/<form> chains p^12 calls (items = rounds), and
 // aead128_4KiB/<form> runs the permutation calls of an Ascon-AEAD128 encryption of 4 KiB with
 // 32 bytes of AD (p^12, two AD blocks, 256 message blocks with load/XOR/store, p^12): the
@@ -179,6 +181,49 @@ struct asm_bmi_form {
 #undef LWC_ASM_ROUND
 #endif
 
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__)
+// The state in vector registers, one word per xmm register: vpternlogq does each S-box step
+// x ^ (~y & z) and each three-input XOR of the linear layer in one instruction, vprorq the
+// rotations (26 instructions per round against 38 scalar ones).
+struct xmm_ternlog_form {
+  static constexpr const char* name = "xmm_ternlog";
+  template <int R>
+  static void permute(word (&s)[5]) {
+    __m128i x0 = _mm_cvtsi64_si128(static_cast<long long>(s[0]));
+    __m128i x1 = _mm_cvtsi64_si128(static_cast<long long>(s[1]));
+    __m128i x2 = _mm_cvtsi64_si128(static_cast<long long>(s[2]));
+    __m128i x3 = _mm_cvtsi64_si128(static_cast<long long>(s[3]));
+    __m128i x4 = _mm_cvtsi64_si128(static_cast<long long>(s[4]));
+    constexpr int xor3 = 0x96, xor_andn = 0xd2, xnor3 = 0x69;
+#pragma GCC unroll 12
+    for (int i = 12 - R; i < 12; ++i) {
+      const __m128i c = _mm_set1_epi64x(static_cast<long long>(constant(i)));
+      x2 = _mm_ternarylogic_epi64(x2, c, x1, xor3);
+      x0 = _mm_xor_si128(x0, x4);
+      x4 = _mm_xor_si128(x4, x3);
+      __m128i t0 = _mm_ternarylogic_epi64(x0, x1, x2, xor_andn);
+      __m128i t1 = _mm_ternarylogic_epi64(x1, x2, x3, xor_andn);
+      const __m128i t2 = _mm_ternarylogic_epi64(x2, x3, x4, xor_andn);
+      __m128i t3 = _mm_ternarylogic_epi64(x3, x4, x0, xor_andn);
+      const __m128i t4 = _mm_ternarylogic_epi64(x4, x0, x1, xor_andn);
+      t1 = _mm_xor_si128(t1, t0);
+      t0 = _mm_xor_si128(t0, t4);
+      t3 = _mm_xor_si128(t3, t2);
+      x0 = _mm_ternarylogic_epi64(t0, _mm_ror_epi64(t0, 19), _mm_ror_epi64(t0, 28), xor3);
+      x1 = _mm_ternarylogic_epi64(t1, _mm_ror_epi64(t1, 61), _mm_ror_epi64(t1, 39), xor3);
+      x2 = _mm_ternarylogic_epi64(t2, _mm_ror_epi64(t2, 1), _mm_ror_epi64(t2, 6), xnor3);
+      x3 = _mm_ternarylogic_epi64(t3, _mm_ror_epi64(t3, 10), _mm_ror_epi64(t3, 17), xor3);
+      x4 = _mm_ternarylogic_epi64(t4, _mm_ror_epi64(t4, 7), _mm_ror_epi64(t4, 41), xor3);
+    }
+    s[0] = static_cast<word>(_mm_cvtsi128_si64(x0));
+    s[1] = static_cast<word>(_mm_cvtsi128_si64(x1));
+    s[2] = static_cast<word>(_mm_cvtsi128_si64(x2));
+    s[3] = static_cast<word>(_mm_cvtsi128_si64(x3));
+    s[4] = static_cast<word>(_mm_cvtsi128_si64(x4));
+  }
+};
+#endif
+
 // Every form must compute the library's permutation; a wrong form stops the benchmark.
 template <class Form>
 bool matches_library() {
@@ -278,6 +323,9 @@ int main(int argc, char** argv) {
   register_form<spec_form>();
 #if defined(__x86_64__) && defined(__BMI__) && defined(__BMI2__)
   register_form<asm_bmi_form>();
+#endif
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__)
+  register_form<xmm_ternlog_form>();
 #endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -64,6 +64,10 @@ struct algorithm {
   void (*squeeze)(void* st, std::uint8_t* out, std::size_t len);
   void (*copy)(void* dst, const void* src);
   void (*destroy)(void* st);
+  // One-shot hashing: init, absorb all of `in` and squeeze out_len bytes in one call, with the
+  // state in the callee's locals (arguments checked by lwc::digest).
+  void (*digest)(const std::uint8_t* key, const std::uint8_t* custom, std::size_t custom_len,
+                 const std::uint8_t* in, std::size_t len, std::uint8_t* out, std::size_t out_len);
 
   constexpr bool is_aead() const { return kind == algorithm_kind::aead; }
   constexpr bool is_keyed() const { return key_size != 0; }
@@ -110,6 +114,22 @@ constexpr algorithm make_aead(const provenance& source) {
   return a;
 }
 
+// Constructs H in the storage at st from the key or customization string its kind takes.
+template <class H>
+void construct_hasher(void* st, const std::uint8_t* key, const std::uint8_t* custom,
+                      std::size_t custom_len) {
+  if constexpr (H::keyed) {
+    (void)custom, (void)custom_len;
+    ::new (st) H(key);
+  } else if constexpr (H::kind == algorithm_kind::cxof) {
+    (void)key;
+    ::new (st) H(custom, custom_len);
+  } else {
+    (void)key, (void)custom, (void)custom_len;
+    ::new (st) H();
+  }
+}
+
 template <class H>
 constexpr algorithm make_hash(const provenance& source) {
   static_assert(sizeof(H) <= max_hash_state_size && alignof(H) <= 8);
@@ -128,25 +148,22 @@ constexpr algorithm make_hash(const provenance& source) {
   a.block_size = H::block_size;
   a.setup_cost = setup_cost_of<H>();
   a.state_size = sizeof(H);
-  a.init = [](void* st, const std::uint8_t* key, const std::uint8_t* custom,
-              std::size_t custom_len) {
-    if constexpr (H::keyed) {
-      (void)custom, (void)custom_len;
-      ::new (st) H(key);
-    } else if constexpr (H::kind == algorithm_kind::cxof) {
-      (void)key;
-      ::new (st) H(custom, custom_len);
-    } else {
-      (void)key, (void)custom, (void)custom_len;
-      ::new (st) H();
-    }
-  };
+  a.init = construct_hasher<H>;
   a.absorb = [](void* st, const std::uint8_t* d, std::size_t n) {
     static_cast<H*>(st)->absorb(d, n);
   };
   a.squeeze = [](void* st, std::uint8_t* o, std::size_t n) { static_cast<H*>(st)->squeeze(o, n); };
   a.copy = [](void* dst, const void* src) { ::new (dst) H(*static_cast<const H*>(src)); };
   a.destroy = [](void* st) { static_cast<H*>(st)->~H(); };
+  a.digest = [](const std::uint8_t* key, const std::uint8_t* custom, std::size_t custom_len,
+                const std::uint8_t* in, std::size_t len, std::uint8_t* out, std::size_t out_len) {
+    alignas(H) std::uint8_t storage[sizeof(H)];
+    construct_hasher<H>(storage, key, custom, custom_len);
+    H* h = std::launder(reinterpret_cast<H*>(storage));
+    h->absorb(in, len);
+    h->squeeze(out, out_len);
+    h->~H();
+  };
   return a;
 }
 
@@ -211,6 +228,16 @@ inline void check_aead_args(const algorithm& a, bytes_view key, bytes_view nonce
   }
   check_tag_size(a, tag_len);
 }
+inline void check_hash_args(const algorithm& a, bytes_view key, bytes_view customization) {
+  if (a.is_aead()) invalid(a, "an AEAD has no hash interface");
+  if (a.is_keyed()) check_size(a, "key", key.size(), a.key_size);
+  else if (!key.empty()) invalid(a, "takes no key");
+  if (customization.size() > a.max_customization_size)
+    invalid(a, a.max_customization_size == 0
+                   ? std::string("takes no customization string")
+                   : "customization string must be at most " +
+                         std::to_string(a.max_customization_size) + " bytes");
+}
 }  // namespace detail
 
 // Throws std::invalid_argument("unknown algorithm ...") when the name is not registered.
@@ -244,14 +271,7 @@ class hasher {
  public:
   explicit hasher(const algorithm& a, bytes_view key = {}, bytes_view customization = {})
       : alg_(&a) {
-    if (a.is_aead()) detail::invalid(a, "an AEAD has no hash interface");
-    if (a.is_keyed()) detail::check_size(a, "key", key.size(), a.key_size);
-    else if (!key.empty()) detail::invalid(a, "takes no key");
-    if (customization.size() > a.max_customization_size)
-      detail::invalid(a, a.max_customization_size == 0
-                             ? std::string("takes no customization string")
-                             : "customization string must be at most " +
-                                   std::to_string(a.max_customization_size) + " bytes");
+    detail::check_hash_args(a, key, customization);
     a.init(state_, key.data(), customization.data(), customization.size());
   }
   explicit hasher(std::string_view name, bytes_view key = {}, bytes_view customization = {})
@@ -306,9 +326,13 @@ class hasher {
 // One-shot hash/XOF/CXOF/MAC/PRF: out.size() bytes of output.
 inline void digest(const algorithm& a, bytes_view data, bytes_span out, bytes_view key = {},
                    bytes_view customization = {}) {
-  hasher h(a, key, customization);
-  h.update(data);
-  h.squeeze(out);
+  detail::check_hash_args(a, key, customization);
+  if (data.size() > a.max_input_size)
+    detail::invalid(a, "input must be at most " + std::to_string(a.max_input_size) + " bytes");
+  if (a.max_output_size != 0 && out.size() > a.max_output_size)
+    detail::invalid(a, "output is at most " + std::to_string(a.max_output_size) + " bytes");
+  a.digest(key.data(), customization.data(), customization.size(), data.data(), data.size(),
+           out.data(), out.size());
 }
 
 }  // namespace lwc

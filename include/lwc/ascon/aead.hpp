@@ -143,6 +143,9 @@ class aead_algorithm
   };
 
   // ---- one-shot, detached tag --------------------------------------------------------------
+  // On x86-64 hosts with BMI1/BMI2 the whole call (initialization, blocks, finalization) runs
+  // in a copy compiled for those extensions, chosen once per call: the state stays in
+  // registers from the first p^12 to the tag, and the two p^12 use andn/rorx too.
 
   LWC_HD static constexpr void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
                                        const std::uint8_t* nonce, const std::uint8_t* ad,
@@ -150,16 +153,11 @@ class aead_algorithm
                                        std::size_t pt_len, std::uint8_t* ct, std::uint8_t* tag,
                                        std::size_t tag_len) {
     LWC_REQUIRE(tag_len >= min_tag_size && tag_len <= tag_size, "tag length out of range");
-    state s{};
-    detail::key_words k{};
-    std::size_t pos = 0;
-    init(s, k, key, nonce, second_key);
-    if (ad_len != 0) absorb_blocks(s, pos, ad, ad_len);
-    close_ad(s, pos, ad_len != 0);
-    crypt_blocks<false>(s, pos, pt, pt_len, ct);
-    finish(s, pos, k, tag, tag_len);
-    wipe_object(s);
-    wipe_object(k);
+#if LWC_X86_DISPATCH
+    if (!std::is_constant_evaluated() && detail::use_bmi2())
+      return encrypt_bmi2(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len);
+#endif
+    encrypt_whole(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len);
   }
 
   // Returns true when the tag verifies. On false, all ct_len bytes of pt are zero.
@@ -168,13 +166,42 @@ class aead_algorithm
       const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
       const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
     LWC_REQUIRE(tag_len >= min_tag_size && tag_len <= tag_size, "tag length out of range");
+#if LWC_X86_DISPATCH
+    if (!std::is_constant_evaluated() && detail::use_bmi2())
+      return decrypt_bmi2(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
+#endif
+    return decrypt_whole(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
+  }
+
+ private:
+  // The one-shot calls on the code path already chosen (no dispatch inside).
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void encrypt_whole(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* pt, std::size_t pt_len,
+      std::uint8_t* ct, std::uint8_t* tag, std::size_t tag_len) {
     state s{};
     detail::key_words k{};
     std::size_t pos = 0;
     init(s, k, key, nonce, second_key);
-    if (ad_len != 0) absorb_blocks(s, pos, ad, ad_len);
+    if (ad_len != 0) absorb_blocks<false>(s, pos, ad, ad_len);
     close_ad(s, pos, ad_len != 0);
-    crypt_blocks<true>(s, pos, ct, ct_len, pt);
+    crypt_blocks<false, false>(s, pos, pt, pt_len, ct);
+    finish(s, pos, k, tag, tag_len);
+    wipe_object(s);
+    wipe_object(k);
+  }
+
+  LWC_HD LWC_ALWAYS_INLINE static constexpr bool decrypt_whole(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
+      const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
+    state s{};
+    detail::key_words k{};
+    std::size_t pos = 0;
+    init(s, k, key, nonce, second_key);
+    if (ad_len != 0) absorb_blocks<false>(s, pos, ad, ad_len);
+    close_ad(s, pos, ad_len != 0);
+    crypt_blocks<true, false>(s, pos, ct, ct_len, pt);
     std::uint8_t expected[tag_size]{};
     finish(s, pos, k, expected, tag_len);
     const bool ok = ct_equal(expected, tag, tag_len);
@@ -186,7 +213,21 @@ class aead_algorithm
     return ok;
   }
 
- private:
+#if LWC_X86_DISPATCH
+  LWC_TARGET_BMI1_BMI2 static void encrypt_bmi2(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* pt, std::size_t pt_len,
+      std::uint8_t* ct, std::uint8_t* tag, std::size_t tag_len) {
+    encrypt_whole(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len);
+  }
+  LWC_TARGET_BMI1_BMI2 static bool decrypt_bmi2(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
+      const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
+    return decrypt_whole(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
+  }
+#endif
+
   LWC_HD static constexpr void init(state& s, detail::key_words& k, const std::uint8_t* key,
                                     const std::uint8_t* nonce, const std::uint8_t* second_key) {
     std::uint64_t n0 = lanes::load(nonce), n1 = lanes::load(nonce + 8);
@@ -210,7 +251,10 @@ class aead_algorithm
     s.x[4] ^= k.k2;
   }
 
-  // XORs n bytes into the rate, permuting after each full block.
+  // XORs n bytes into the rate, permuting after each full block. Dispatch: whether the full
+  // blocks may switch to their BMI copy (the incremental encryptor), or run on the code path
+  // the caller is already on (the one-shot calls).
+  template <bool Dispatch = true>
   LWC_HD static constexpr void absorb_blocks(state& st, std::size_t& pos, const std::uint8_t* in,
                                              std::size_t n) {
     while (pos != 0 && n != 0) {
@@ -224,7 +268,7 @@ class aead_algorithm
     if (n >= rate) {
       const std::size_t full = n - n % rate;
 #if LWC_X86_DISPATCH
-      if (!std::is_constant_evaluated() && detail::use_bmi2())
+      if (Dispatch && !std::is_constant_evaluated() && detail::use_bmi2())
         absorb_full_blocks_bmi2(st, in, full);
       else
 #endif
@@ -266,7 +310,7 @@ class aead_algorithm
 
   // Duplexes n message bytes. The state always absorbs the plaintext; encryption outputs
   // state ^ pt, decryption outputs state ^ ct and then absorbs that plaintext.
-  template <bool Decrypt>
+  template <bool Decrypt, bool Dispatch = true>
   LWC_HD static constexpr void crypt_blocks(state& st, std::size_t& pos, const std::uint8_t* in,
                                             std::size_t n, std::uint8_t* out) {
     while (pos != 0 && n != 0) {
@@ -282,7 +326,7 @@ class aead_algorithm
     if (n >= rate) {
       const std::size_t full = n - n % rate;
 #if LWC_X86_DISPATCH
-      if (!std::is_constant_evaluated() && detail::use_bmi2())
+      if (Dispatch && !std::is_constant_evaluated() && detail::use_bmi2())
         crypt_full_blocks_bmi2<Decrypt>(st, in, full, out);
       else
 #endif

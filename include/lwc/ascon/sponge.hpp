@@ -40,6 +40,12 @@ class sponge {
   LWC_HD constexpr explicit sponge(const std::uint8_t* key16) {
     static_assert(Params::keyed);
     s_ = state{{Params::iv, lanes::load(key16), lanes::load(key16 + 8), 0, 0}};
+#if LWC_X86_DISPATCH
+    if (!std::is_constant_evaluated() && use_bmi2()) {
+      permute12_bmi2(s_);
+      return;
+    }
+#endif
     permute<12>(s_);
   }
 
@@ -47,28 +53,15 @@ class sponge {
   constexpr sponge& operator=(const sponge&) = default;
   LWC_HD constexpr ~sponge() { wipe_object(s_); }
 
+  // absorb() and squeeze() run, on x86-64 hosts with BMI1/BMI2, in a copy compiled for
+  // those extensions as a whole (partial bytes, full blocks, padding and every permutation),
+  // chosen once per call.
   LWC_HD constexpr void absorb(const std::uint8_t* in, std::size_t n) {
     LWC_REQUIRE(!squeezing_, "absorb after squeeze");
-    while (pos_ != 0 && n != 0) {  // finish a partial block byte by byte
-      xor_byte<lanes>(s_, pos_, *in++);
-      --n;
-      if (++pos_ == in_rate) {
-        permute<Params::absorb_rounds>(s_);
-        pos_ = 0;
-      }
-    }
-    if (n >= in_rate) {
-      const std::size_t full = n - n % in_rate;
 #if LWC_X86_DISPATCH
-      if (!std::is_constant_evaluated() && use_bmi2())
-        absorb_blocks_bmi2(s_, in, full);
-      else
+    if (!std::is_constant_evaluated() && use_bmi2()) return absorb_bmi2(in, n);
 #endif
-        absorb_blocks(s_, in, full);
-      in += full;
-      n -= full;
-    }
-    for (; n != 0; --n) xor_byte<lanes>(s_, pos_++, *in++);
+    absorb_here(in, n);
   }
 
   // Pads the absorbed input and permutes, without switching to squeezing: the CXOF uses it
@@ -80,25 +73,55 @@ class sponge {
   }
 
   LWC_HD constexpr void squeeze(std::uint8_t* out, std::size_t n) {
-    if (!squeezing_) finish_absorbing();
-    while (n != 0) {
-      if (pos_ == out_rate) {
-        permute<Params::squeeze_rounds>(s_);
-        pos_ = 0;
-      }
-      if (pos_ % 8 == 0 && n >= 8) {
-        lanes::store(out, s_.x[pos_ / 8]);
-        out += 8;
-        n -= 8;
-        pos_ += 8;
-      } else {
-        *out++ = get_byte<lanes>(s_, pos_++);
-        --n;
-      }
-    }
+#if LWC_X86_DISPATCH
+    if (!std::is_constant_evaluated() && use_bmi2()) return squeeze_bmi2(out, n);
+#endif
+    squeeze_here(out, n);
   }
 
  private:
+  // The bodies of absorb() and squeeze() on the code path already chosen.
+  LWC_HD LWC_ALWAYS_INLINE constexpr void absorb_here(const std::uint8_t* in, std::size_t n) {
+    while (pos_ != 0 && n != 0) {  // finish a partial block byte by byte
+      xor_byte<lanes>(s_, pos_, *in++);
+      --n;
+      if (++pos_ == in_rate) {
+        permute<Params::absorb_rounds>(s_);
+        pos_ = 0;
+      }
+    }
+    if (n >= in_rate) {
+      const std::size_t full = n - n % in_rate;
+      absorb_blocks(s_, in, full);
+      in += full;
+      n -= full;
+    }
+    for (; n != 0; --n) xor_byte<lanes>(s_, pos_++, *in++);
+  }
+
+  LWC_HD LWC_ALWAYS_INLINE constexpr void squeeze_here(std::uint8_t* out, std::size_t n) {
+    if (!squeezing_) finish_absorbing();
+    state s = s_;  // in locals across the permutations of a long output
+    std::size_t pos = pos_;
+    while (n != 0) {
+      if (pos == out_rate) {
+        permute<Params::squeeze_rounds>(s);
+        pos = 0;
+      }
+      if (pos % 8 == 0 && n >= 8) {
+        lanes::store(out, s.x[pos / 8]);
+        out += 8;
+        n -= 8;
+        pos += 8;
+      } else {
+        *out++ = get_byte<lanes>(s, pos++);
+        --n;
+      }
+    }
+    s_ = s;
+    pos_ = pos;
+  }
+
   // Whole blocks (n a multiple of the rate), with the state held in locals.
   LWC_HD LWC_ALWAYS_INLINE static constexpr void absorb_blocks(state& st, const std::uint8_t* in,
                                                                std::size_t n) {
@@ -110,10 +133,13 @@ class sponge {
     st = s;
   }
 #if LWC_X86_DISPATCH
-  LWC_TARGET_BMI1_BMI2 static void absorb_blocks_bmi2(state& st, const std::uint8_t* in,
-                                                      std::size_t n) {
-    absorb_blocks(st, in, n);
+  LWC_TARGET_BMI1_BMI2 void absorb_bmi2(const std::uint8_t* in, std::size_t n) {
+    absorb_here(in, n);
   }
+  LWC_TARGET_BMI1_BMI2 void squeeze_bmi2(std::uint8_t* out, std::size_t n) {
+    squeeze_here(out, n);
+  }
+  LWC_TARGET_BMI1_BMI2 static void permute12_bmi2(state& s) { permute<12>(s); }
 #endif
 
   LWC_HD constexpr void finish_absorbing() {
