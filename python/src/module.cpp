@@ -609,14 +609,11 @@ PyObject* oneshot(PyObject* self, PyObject* const* args, Py_ssize_t nargsf, PyOb
       }
       std::uint8_t* o = nullptr;
       nb::object out = new_bytes(n, o);
-      alignas(8) std::uint8_t st[lwc::max_hash_state_size];
-      a.init(st, keyed ? key->data() : nullptr, custom ? custom->data() : nullptr,
-             custom ? custom->size() : 0);
+      // The registry's one-shot entry point: the state in the callee's locals.
       maybe_without_gil(data.size() + n, [&] {
-        a.absorb(st, data.data(), data.size());
-        a.squeeze(st, o, n);
+        a.digest(keyed ? key->data() : nullptr, custom ? custom->data() : nullptr,
+                 custom ? custom->size() : 0, data.data(), data.size(), o, n);
       });
-      a.destroy(st);
       return out.release().ptr();
     }
   } catch (nb::python_error& e) {
