@@ -8,3 +8,9 @@ cmake -S . -B build/ci-tsan -DCMAKE_BUILD_TYPE=Debug -DLWC_SANITIZE_THREAD=ON -D
 cmake --build build/ci-tsan -j"${LWC_JOBS:-2}" --target lwc_thread_tests
 # halt_on_error: the first race fails the stage, with both stacks printed.
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ./build/ci-tsan/tests/threads/lwc_thread_tests
+# The sanitizer must be able to fail: a deliberate race is reported (and exits non-zero).
+if TSAN_OPTIONS="halt_on_error=1" ./build/ci-tsan/tests/threads/lwc_thread_tests \
+    --gtest_also_run_disabled_tests --gtest_filter='*DeliberateRace*' >/dev/null 2>&1; then
+  echo "ThreadSanitizer did not report the deliberate race"; exit 1
+fi
+echo "tsan: ok"

@@ -173,4 +173,14 @@ TEST(Threads, BatchHashFromSeveralThreads) {
   }
 }
 
+// Negative control for the TSan stage, which runs it alone and requires a report: two threads
+// write one plain int. Disabled in the regular runs (it is a data race by construction).
+TEST(Threads, DISABLED_DeliberateRaceIsReported) {
+  int shared = 0;
+  together([&](unsigned t) {
+    for (int i = 0; i < 1000; ++i) shared = shared + static_cast<int>(t);
+  });
+  EXPECT_GE(shared, 0);
+}
+
 }  // namespace
