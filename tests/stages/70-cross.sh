@@ -30,6 +30,10 @@ for arch in $archs; do
   cross=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR="$arch"
          -DCMAKE_C_COMPILER="$arch-linux-gnu-gcc" -DCMAKE_CXX_COMPILER="$arch-linux-gnu-g++"
          "-DCMAKE_CROSSCOMPILING_EMULATOR=qemu-$arch;-L;$sysroot" -DCMAKE_BUILD_TYPE=Release)
+  # GCC 12's cross compilers inline the sponge buffers' tail loops differently and report
+  # impossible offsets there (-Wstringop-overflow, a known false-positive family); the warning
+  # stays on, as an error, in the native builds.
+  lwc_flags=(-DCMAKE_CXX_FLAGS=-Wno-error=stringop-overflow)
   # GoogleTest for the target, from the sources Debian ships with libgtest-dev.
   if [ ! -f "$build/gtest/lib/cmake/GTest/GTestConfig.cmake" ]; then
     cmake -S /usr/src/googletest -B "$build/gtest-build" "${cross[@]}" -DBUILD_GMOCK=OFF \
@@ -37,7 +41,7 @@ for arch in $archs; do
     cmake --build "$build/gtest-build" -j"${LWC_JOBS:-2}" >/dev/null
     cmake --install "$build/gtest-build" >/dev/null
   fi
-  cmake -S . -B "$build/lwc" "${cross[@]}" -DGTest_DIR="$root/$build/gtest/lib/cmake/GTest" \
+  cmake -S . -B "$build/lwc" "${cross[@]}" "${lwc_flags[@]}" -DGTest_DIR="$root/$build/gtest/lib/cmake/GTest" \
     -DLWC_BUILD_BENCH=OFF -DLWC_BUILD_EXAMPLES=OFF -DLWC_ENABLE_CUDA=OFF >/dev/null
   targets=(lwc_core_tests lwc_wycheproof_tests lwc_acorn_grain_tests lwc_batch_tests lwc_capi_test)
   cmake --build "$build/lwc" -j"${LWC_JOBS:-2}" --target "${targets[@]}"
