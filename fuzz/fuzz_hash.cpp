@@ -49,7 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   copy.squeeze(from_copy);
   require(from_copy == one, a, "copied state differs");
 
-  if (a.is_keyed() && out_len >= 4) {
+  // verify() takes tags from min_tag_size to the maximum output (64 bytes for PRFs).
+  const std::size_t verify_max = a.max_output_size ? a.max_output_size : 64;
+  if (a.is_keyed() && out_len >= a.min_tag_size && out_len <= verify_max) {
     lwc::hasher v(a, key, custom);
     v.update(msg);
     require(v.verify(one), a, "verify refuses the right tag");

@@ -11,7 +11,7 @@ if ! command -v clang++ >/dev/null; then
 fi
 build=build/ci-fuzz
 seconds=${LWC_FUZZ_SECONDS:-20}
-CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLWC_FUZZ=ON \
+CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLWC_FUZZ=ON \
   -DLWC_BUILD_TESTS=OFF -DLWC_BUILD_BENCH=OFF -DLWC_BUILD_EXAMPLES=OFF -DLWC_BUILD_CAPI=OFF \
   -DLWC_ENABLE_CUDA=OFF >/dev/null
 cmake --build "$build" -j"${LWC_JOBS:-2}" --target fuzz_aead fuzz_hash fuzz_parsers fuzz_seeds
