@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     lwc::aead_encrypt(a, key, nonce, jad[i], jpt[i], jct[i], jtag[i], second);
   }
   for (std::string_view backend : lwc::batch::available_backends()) {
-    const lwc::batch::options opt{1 + (flags >> 7), backend};
+    const lwc::batch::options opt{static_cast<unsigned>(1 + (flags >> 7)), backend};
     std::vector<bytes> out(jobs), otag(jobs, bytes(tag_len));
     std::vector<lwc::batch::aead_job> enc, dec;
     for (std::size_t i = 0; i < jobs; ++i) {

@@ -9,7 +9,7 @@ if ! command -v clang++ >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang >/dev/null
 fi
-build=build/ci-fuzz
+build=${LWC_FUZZ_BUILD:-build/ci-fuzz}
 seconds=${LWC_FUZZ_SECONDS:-20}
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLWC_FUZZ=ON \
   -DLWC_BUILD_TESTS=OFF -DLWC_BUILD_BENCH=OFF -DLWC_BUILD_EXAMPLES=OFF -DLWC_BUILD_CAPI=OFF \
