@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <istream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -27,8 +28,17 @@ struct kat_record {
   byte_vector bytes(const std::string& k) const {
     const std::string& h = text(k);
     if (h.size() % 2) throw std::runtime_error("odd hex length in field " + k);
+    // Strict digits: std::stoi would take "-1" or " f" and yield a wrong byte silently.
+    auto digit = [&](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+      throw std::runtime_error("KAT record at line " + std::to_string(line) +
+                               ": non-hex character in field " + k);
+    };
     byte_vector out(h.size() / 2);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint8_t>(std::stoi(h.substr(2 * i, 2), nullptr, 16));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = static_cast<std::uint8_t>(digit(h[2 * i]) * 16 + digit(h[2 * i + 1]));
     return out;
   }
 };
@@ -40,9 +50,8 @@ inline std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-inline std::vector<kat_record> read_kat_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
+// `path` only names the input in messages (the fuzz target parses from memory).
+inline std::vector<kat_record> read_kat_stream(std::istream& in, const std::string& path) {
   std::vector<kat_record> records;
   kat_record cur;
   std::string line;
@@ -65,6 +74,12 @@ inline std::vector<kat_record> read_kat_file(const std::string& path) {
   }
   flush();
   return records;
+}
+
+inline std::vector<kat_record> read_kat_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  return read_kat_stream(in, path);
 }
 
 inline std::string hex(const std::uint8_t* p, std::size_t n) {

@@ -406,9 +406,11 @@ class engine : public lane_scheduler<engine<V, Decrypt>> {
       u8 diff = 0;
       for (size_t i = 0; i < tag_bytes; ++i) diff |= static_cast<u8>(tag[i] ^ d.tag[i]);
       const bool ok = diff == 0;
-      t_.ok[d.index] = ok ? 1 : 0;
-      // The verdict goes back to the caller anyway; what must not leak is the plaintext.
-      if (!ok && d.len != 0) std::memset(d.out, 0, d.len);
+      t_.ok[d.index] = static_cast<u8>(ok);
+      // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
+      // but it comes from the key, and a branch on it is what the constant-time check flags.
+      const u8 keep = static_cast<u8>(0 - static_cast<u8>(ok));
+      for (size_t b = 0; b < d.len; ++b) d.out[b] &= keep;
     } else {
       std::memcpy(d.tag, tag, tag_bytes);
     }

@@ -477,9 +477,11 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
         const u64 diff = ((t0 ^ load_partial<be>(d.tag, n0)) & byte_mask<be>(n0)) |
                          ((t1 ^ load_partial<be>(d.tag + 8, n1)) & byte_mask<be>(n1));
         const bool ok = ((diff | (0 - diff)) >> 63) == 0;
-        t_.ok[d.index] = ok ? 1 : 0;
-        // The verdict goes back to the caller anyway; what must not leak is the plaintext.
-        if (!ok && d.len != 0) std::memset(d.out, 0, d.len);
+        t_.ok[d.index] = static_cast<u8>(ok);
+        // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
+        // but it comes from the key, and a branch on it is what the constant-time check flags.
+        const u8 keep = static_cast<u8>(0 - static_cast<u8>(ok));
+        for (size_t b = 0; b < d.len; ++b) d.out[b] &= keep;
       } else {
         store_partial<be>(d.tag, t0, n0);
         store_partial<be>(d.tag + 8, t1, n1);
