@@ -221,6 +221,7 @@ def aead(name: str, key: Any, **options: Any) -> AEAD:
 
 
 from . import batch  # noqa: E402  (needs the classes above for its doctest only)
+from . import stream  # noqa: E402
 
 __all__ = [
     "AEAD",
@@ -234,6 +235,7 @@ __all__ = [
     "aead",
     "algorithms",
     "batch",
+    "stream",
     "algorithms_available",
     "new",
     *(a.python_name for a in _REGISTRY),
