@@ -278,3 +278,16 @@ def test_interoperates_with_the_cli(tmp_path):
                     str(tmp_path / "b.lwc"), str(tmp_path / "p")], check=True)
     with lwc.stream.open(tmp_path / "b.lwc", "rb", key=lwc.stream.load_key(keyf)) as f:
         assert f.read() == data
+
+
+def test_readme_stream_example_runs(tmp_path, monkeypatch):
+    import re
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"<!-- python-stream:begin -->(.*?)<!-- python-stream:end -->", text, re.S)
+    assert section, "README has no python-stream section"
+    blocks = re.findall(r"```python\n(.*?)```", section.group(1), re.S)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
+    assert (tmp_path / "notes.txt").read_bytes() == b"first line\n" + b"more data\n" * 1000
