@@ -2,8 +2,9 @@
 """Throughput of the lwc stream format through its three faces, side by side, on one file in
 the page cache: `lwc encrypt` (the tool), the C++ API pushed in 64 KiB pieces
 (lwc_stream_api_bench), and Python's shutil.copyfileobj into lwc.stream.open(..., "wb"). Each
-round runs every variant once, in alternation, each in its own process (timed with os.wait4,
-which also gives its peak resident memory); medians over the rounds and ratios to the tool.
+round runs every variant once, in alternation, each in its own process (wall time here, CPU
+time and peak resident memory from /usr/bin/time); medians over the rounds and ratios to the
+tool. Put --dir on a tmpfs (/dev/shm) to measure the stream rather than the disk.
 
     python3 bench/stream/stream_bench.py --lwc build/rel/cli/lwc \\
         --api build/rel/bench/stream/lwc_stream_api_bench --python build/py-venv/bin/python \\
@@ -39,16 +40,18 @@ print(time.perf_counter() - t0)
 
 
 def run(cmd):
-    """(wall, peak RSS MiB, user, sys, the time the process printed or None)."""
+    """(wall, peak RSS MiB, user, sys, the time the process printed or None). The peak RSS
+    comes from /usr/bin/time: wait4's would include the forked copy of this driver."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE)
-    printed = p.stdout.read()
-    _, status, ru = os.wait4(p.pid, 0)
+    p = subprocess.Popen(["/usr/bin/time", "-f", "%M %U %S", *cmd], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    printed, err = p.communicate()
     wall = time.perf_counter() - t0
-    if status != 0:
-        sys.exit(f"failed: {cmd}")
+    if p.returncode != 0:
+        sys.exit(f"failed: {cmd}: {err.decode(errors='replace')}")
+    rss_kb, user, sys_ = err.decode().strip().splitlines()[-1].split()
     inner = float(printed) if printed.strip() else None
-    return wall, ru.ru_maxrss / 1024.0, ru.ru_utime, ru.ru_stime, inner
+    return wall, int(rss_kb) / 1024.0, float(user), float(sys_), inner
 
 
 def size_of(text):
@@ -60,7 +63,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lwc", required=True)
     ap.add_argument("--api", required=True)
-    ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--python", default=sys.executable, help="'none' leaves Python out")
     ap.add_argument("--size", default="1G")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--dir", default=None)
@@ -87,27 +90,30 @@ def main():
             f"Python copyfileobj": [a.python, "-c", PY_DECRYPT if a.decrypt else PY_ENCRYPT,
                                     key, src, out],
         }
+        if a.python == "none":
+            del variants["Python copyfileobj"]
         results = {k: [] for k in variants}
         for r in range(a.rounds):
             for name, cmd in variants.items():
-                subprocess.run(["sync"])
                 results[name].append(run(cmd))
         base = statistics.median(x[0] for x in results[f"lwc {op} -o"])
         print(f"{op}, {n / 2**20:.0f} MiB in the page cache, {a.rounds} rounds, medians "
               "(Python: the copy timed in the process; its process wall time in brackets)")
-        print(f"| variant | wall (s), rounds | MB/s | vs. lwc {op} | peak RSS (MiB) | user / sys (s) |")
-        print("|---|---:|---:|---:|---:|---:|")
+        print(f"| variant | wall (s), rounds | MB/s | vs. lwc {op} | CPU user+sys (s) | "
+              f"CPU vs. lwc {op} | peak RSS (MiB) |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        base_cpu = statistics.median(x[2] + x[3] for x in results[f"lwc {op} -o"])
         for name, rs in results.items():
             timed = [x[4] if x[4] is not None else x[0] for x in rs]
             wall = statistics.median(timed)
             if rs[0][4] is not None:
                 name += f" (process {statistics.median(x[0] for x in rs):.3f} s)"
             rss = max(x[1] for x in rs)
-            user = statistics.median(x[2] for x in rs)
-            sys_ = statistics.median(x[3] for x in rs)
+            cpu = statistics.median(x[2] + x[3] for x in rs)
             walls = " / ".join(f"{t:.2f}" for t in timed)
             print(f"| {name} | {wall:.3f} ({walls}) | {n / wall / 1e6:.0f} | "
-                  f"**{base / wall * 100:.0f} %** | {rss:.1f} | {user:.2f} / {sys_:.2f} |")
+                  f"**{base / wall * 100:.0f} %** | {cpu:.2f} | {base_cpu / cpu * 100:.0f} % | "
+                  f"{rss:.1f} |")
 
 
 if __name__ == "__main__":

@@ -101,14 +101,12 @@ class StreamWriter(io.BufferedIOBase):
             return
         try:
             self._w.finish()
-            if hasattr(self._file, "flush"):
-                self._file.flush()
         finally:
             try:
+                super().close()  # flushes the file through flush() first
+            finally:
                 if self._close_file:
                     self._file.close()
-            finally:
-                super().close()
 
     def abort(self) -> None:
         """Closes without writing the last chunk: the file is then refused by every reader."""
@@ -116,10 +114,10 @@ class StreamWriter(io.BufferedIOBase):
             return
         self._w.abort()
         try:
+            super().close()
+        finally:
             if self._close_file:
                 self._file.close()
-        finally:
-            super().close()
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is not None:
