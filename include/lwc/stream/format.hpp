@@ -194,7 +194,7 @@ inline void parse_key(std::string_view text, const std::string& where, master_ke
     const int hi = detail::hex_digit(static_cast<std::uint8_t>(hex[2 * i]));
     const int lo = detail::hex_digit(static_cast<std::uint8_t>(hex[2 * i + 1]));
     bad |= hi | lo;
-    key.bytes[i] = static_cast<std::uint8_t>((hi << 4) | (lo & 15));
+    key.bytes[i] = static_cast<std::uint8_t>(((hi & 15) << 4) | (lo & 15));
   }
   if (bad < 0) {
     secure_wipe(key.bytes.data(), key.bytes.size());
