@@ -1,6 +1,7 @@
-// lwc encrypt / decrypt: files in the lwc stream format (stream.hpp). Output files appear
-// only when complete (output_file); decrypted data reaches standard output only after the
-// whole input verified, by way of a spool, so that nothing unauthenticated is ever released.
+// lwc encrypt / decrypt / keygen: files in the lwc stream format, through the library's
+// lwc::stream (<lwc/stream.hpp>). Output files appear only when complete (output_file);
+// decrypted data reaches standard output only after the whole input verified, by way of a
+// spool, so that nothing unauthenticated is ever released.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -11,12 +12,10 @@
 
 #include <lwc/common/secure.hpp>
 #include <lwc/registry.hpp>
+#include <lwc/stream.hpp>
 
 #include "commands.hpp"
-#include "keyfile.hpp"
-#include "pool.hpp"
 #include "progress.hpp"
-#include "stream.hpp"
 #include "util.hpp"
 
 namespace lwc::cli {
@@ -26,12 +25,50 @@ namespace {
 class fd_sink : public stream::sink {
  public:
   fd_sink(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
-  void write(std::span<const iovec> pieces) override { write_all(fd_, pieces, name_); }
+  void write(std::span<const bytes_view> pieces) override {
+    iov_.clear();
+    for (bytes_view p : pieces) iov_.push_back({const_cast<std::uint8_t*>(p.data()), p.size()});
+    write_all(fd_, iov_, name_);
+  }
 
  private:
   int fd_;
   std::string name_;
+  std::vector<iovec> iov_;
 };
+
+// The input, counted for the progress line (encryption: plaintext; decryption: the file).
+class progress_source : public stream::source {
+ public:
+  progress_source(int fd, std::string_view name, progress& prog)
+      : fd_(fd), name_(name), prog_(prog) {}
+  std::size_t read(bytes_span buf) override {
+    const std::size_t n = read_full(fd_, buf.data(), buf.size(), name_);
+    prog_.add(n);
+    return n;
+  }
+
+ private:
+  int fd_;
+  std::string_view name_;
+  progress& prog_;
+};
+
+// The library's errors, as the tool reports them (a bad argument is a usage error).
+[[noreturn]] void rethrow(const stream::error& e, const std::string& suffix = {}) {
+  if (e.code() == stream::errc::usage) throw failure(e.what(), exit_usage);
+  throw failure(std::string(e.what()) + (e.is_integrity_failure() ? suffix : ""), exit_failure);
+}
+
+stream::master_key load_key(const std::string& path) {
+  if (path == "-")
+    throw failure("the key cannot come from standard input; name a key file with -k");
+  try {
+    return stream::load_key(path);
+  } catch (const stream::error& e) {
+    rethrow(e);
+  }
+}
 
 // Holds verified plaintext until the whole stream verified: in memory up to a limit, then in
 // an unnamed temporary file (O_TMPFILE) that no other process can open by name and that
@@ -41,11 +78,11 @@ class spool_sink : public stream::sink {
   static constexpr std::size_t memory_limit = 4u << 20;
   ~spool_sink() override { secure_wipe(mem_.data(), mem_.size()); }
 
-  void write(std::span<const iovec> pieces) override {
-    for (const iovec& p : pieces) {
-      const auto* data = static_cast<const std::uint8_t*>(p.iov_base);
-      if (file_.get() < 0 && mem_.size() + p.iov_len <= memory_limit) {
-        mem_.insert(mem_.end(), data, data + p.iov_len);
+  void write(std::span<const bytes_view> pieces) override {
+    for (bytes_view p : pieces) {
+      const std::uint8_t* data = p.data();
+      if (file_.get() < 0 && mem_.size() + p.size() <= memory_limit) {
+        mem_.insert(mem_.end(), data, data + p.size());
         continue;
       }
       if (file_.get() < 0) {
@@ -55,7 +92,7 @@ class spool_sink : public stream::sink {
         mem_.clear();
         mem_.shrink_to_fit();
       }
-      write_all(file_.get(), data, p.iov_len, "the spool file in " + dir_);
+      write_all(file_.get(), data, p.size(), "the spool file in " + dir_);
     }
   }
 
@@ -97,10 +134,11 @@ class spool_sink : public stream::sink {
 };
 
 const algorithm& aead_algorithm(const std::string& name) {
-  const algorithm* a = find_algorithm(name);
-  if (a == nullptr) throw failure("unknown algorithm '" + name + "' (see 'lwc list')", exit_usage);
-  if (const std::string why = stream::unsuitable(*a); !why.empty()) throw failure(why, exit_usage);
-  return *a;
+  try {
+    return stream::stream_algorithm(name);
+  } catch (const stream::error& e) {
+    rethrow(e);
+  }
 }
 
 unsigned chunk_shift(const std::string& text) {
@@ -112,40 +150,40 @@ unsigned chunk_shift(const std::string& text) {
   return static_cast<unsigned>(std::countr_zero(n));
 }
 
-// More workers than this only cost memory and start-up time.
-constexpr unsigned max_threads = 64;
-unsigned threads_of(unsigned requested) {
-  return std::min(requested == 0 ? default_threads() : requested, max_threads);
-}
 
 }  // namespace
 
 int run_encrypt(const crypt_options& opt) {
   const algorithm& a = aead_algorithm(opt.algorithm);
-  stream::encrypt_options eo;
-  eo.alg = &a;
-  eo.chunk_shift = chunk_shift(opt.chunk_size);
-  eo.threads = threads_of(opt.threads);
+  stream::options so;
+  so.algorithm = a.name;
+  so.chunk_shift = chunk_shift(opt.chunk_size);
+  so.threads = opt.threads;
+  so.name = describe(opt.input);
   const bool to_stdout = opt.output == "-";
   if (to_stdout && is_terminal(STDOUT_FILENO))
     throw failure("refusing to write binary ciphertext to a terminal; use -o FILE or redirect "
                   "standard output",
                   exit_usage);
   if (!to_stdout) check_destination(opt.output, opt.force);
-  master_key key;
-  load_key(opt.key_file, key);
+  const stream::master_key key = load_key(opt.key_file);
   input_file in = open_input(opt.input);
   const mode_t mode = default_file_mode();
   progress prog("encrypting", in.regular ? std::optional(in.size) : std::nullopt, !opt.no_progress);
-  if (to_stdout) {
-    fd_sink out(STDOUT_FILENO, "standard output");
-    stream::encrypt(key, eo, in.fd.get(), in.name, out, prog);
-  } else {
-    output_file file(opt.output, opt.force, mode);
-    fd_sink out(file.fd(), describe(opt.output));
-    stream::encrypt(key, eo, in.fd.get(), in.name, out, prog);
-    prog.finish();
-    file.commit();
+  progress_source src(in.fd.get(), in.name, prog);
+  try {
+    if (to_stdout) {
+      fd_sink out(STDOUT_FILENO, "standard output");
+      stream::encrypt(key, src, out, so);
+    } else {
+      output_file file(opt.output, opt.force, mode);
+      fd_sink out(file.fd(), describe(opt.output));
+      stream::encrypt(key, src, out, so);
+      prog.finish();
+      file.commit();
+    }
+  } catch (const stream::error& e) {
+    rethrow(e);
   }
   return 0;
 }
@@ -153,18 +191,20 @@ int run_encrypt(const crypt_options& opt) {
 int run_decrypt(const crypt_options& opt) {
   const bool to_stdout = opt.output == "-";
   if (!to_stdout) check_destination(opt.output, opt.force);
-  master_key key;
-  load_key(opt.key_file, key);
+  const stream::master_key key = load_key(opt.key_file);
   input_file in = open_input(opt.input);
   const mode_t mode = default_file_mode();
-  const unsigned threads = threads_of(opt.threads);
+  stream::options so;
+  so.threads = opt.threads;
+  so.name = describe(opt.input);
   progress prog("decrypting", in.regular ? std::optional(in.size) : std::nullopt, !opt.no_progress);
+  progress_source src(in.fd.get(), in.name, prog);
   if (to_stdout) {
     spool_sink spool;
     try {
-      stream::decrypt(key, threads, in.fd.get(), in.name, spool, prog);
-    } catch (const failure& e) {
-      throw failure(std::string(e.what()) + "; nothing was written to standard output", e.code());
+      stream::decrypt(key, src, spool, so);
+    } catch (const stream::error& e) {
+      rethrow(e, "; nothing was written to standard output");
     }
     prog.finish();
     spool.release(STDOUT_FILENO, "standard output");
@@ -172,10 +212,9 @@ int run_decrypt(const crypt_options& opt) {
     output_file file(opt.output, opt.force, mode);
     fd_sink out(file.fd(), describe(opt.output));
     try {
-      stream::decrypt(key, threads, in.fd.get(), in.name, out, prog);
-    } catch (const failure& e) {
-      throw failure(std::string(e.what()) + "; nothing was written to " + describe(opt.output),
-                    e.code());
+      stream::decrypt(key, src, out, so);
+    } catch (const stream::error& e) {
+      rethrow(e, "; nothing was written to " + describe(opt.output));
     }
     prog.finish();
     file.commit();
@@ -183,8 +222,27 @@ int run_decrypt(const crypt_options& opt) {
   return 0;
 }
 
+// A fresh key to `path` (mode 0600, appearing only when complete), or standard output for "-".
 int run_keygen(const std::string& output, bool force) {
-  generate_key(output, force);
+  const stream::master_key key = stream::generate_key();
+  std::string line = stream::format_key(key);
+  const auto* p = reinterpret_cast<const std::uint8_t*>(line.data());
+  try {
+    if (output == "-") {
+      write_all(STDOUT_FILENO, p, line.size(), "standard output");
+    } else {
+      output_file out(output, force, 0600);
+      write_all(out.fd(), p, line.size(), describe(output));
+      // A key that is lost after a crash loses every file encrypted with it.
+      if (::fsync(out.fd()) != 0)
+        throw failure("cannot write " + describe(output) + ": " + errno_text(errno));
+      out.commit();
+    }
+  } catch (...) {
+    secure_wipe(line.data(), line.size());
+    throw;
+  }
+  secure_wipe(line.data(), line.size());
   return 0;
 }
 

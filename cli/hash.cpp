@@ -18,7 +18,7 @@
 #endif
 
 #include "commands.hpp"
-#include "pool.hpp"
+#include "util.hpp"
 #include "progress.hpp"
 #include "util.hpp"
 

@@ -6,7 +6,7 @@
 #include <lwc/registry.hpp>
 
 #include "commands.hpp"
-#include "stream.hpp"
+#include <lwc/stream/format.hpp>
 
 namespace lwc::cli {
 

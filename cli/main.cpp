@@ -13,7 +13,7 @@
 #endif
 
 #include "commands.hpp"
-#include "stream.hpp"
+#include <lwc/stream/format.hpp>
 #include "util.hpp"
 
 #ifndef LWC_VERSION
@@ -35,7 +35,7 @@ bool hashable(const lwc::algorithm& a) {
   return a.kind == lwc::algorithm_kind::hash || a.kind == lwc::algorithm_kind::xof ||
          a.kind == lwc::algorithm_kind::cxof;
 }
-bool streamable(const lwc::algorithm& a) { return a.is_aead() && stream::unsuitable(a).empty(); }
+bool streamable(const lwc::algorithm& a) { return a.is_aead() && lwc::stream::unsuitable(a).empty(); }
 
 // The version and the code paths this CPU gets (after LWC_FORCE_PORTABLE and LWC_BACKEND),
 // so that a bug report or a benchmark says which code ran.

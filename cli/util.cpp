@@ -10,6 +10,7 @@
 #include <climits>
 #include <csignal>
 #include <cstdio>
+#include <thread>
 #include <cstring>
 
 namespace lwc::cli {
@@ -137,6 +138,11 @@ void random_bytes(std::uint8_t* out, std::size_t n) {
     out += r;
     n -= static_cast<std::size_t>(r);
   }
+}
+
+unsigned default_threads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
 }
 
 std::string to_hex(const std::uint8_t* p, std::size_t n) {

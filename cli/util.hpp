@@ -73,6 +73,9 @@ void write_all(int fd, std::span<const iovec> pieces, std::string_view what);
 
 bool is_terminal(int fd);
 
+// The number of workers to use when the user did not say: one per core.
+unsigned default_threads();
+
 // Random bytes from the kernel's CSPRNG (getrandom), never a fallback.
 void random_bytes(std::uint8_t* out, std::size_t n);
 

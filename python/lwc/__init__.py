@@ -236,6 +236,7 @@ def aead(name: str, key: Any, **options: Any) -> AEAD:
 
 
 from . import batch  # noqa: E402  (needs the classes above for its doctest only)
+from . import stream  # noqa: E402
 
 __all__ = [
     "AEAD",
@@ -249,6 +250,7 @@ __all__ = [
     "aead",
     "algorithms",
     "batch",
+    "stream",
     "algorithms_available",
     "new",
     *(a.python_name for a in _REGISTRY),

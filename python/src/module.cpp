@@ -1150,6 +1150,7 @@ void register_cuda(nb::module_& m) {
 }
 #endif  // LWC_HAVE_CUDA
 
+void register_stream(nb::module_& m);  // stream.cpp: lwc.stream's compiled side
 NB_MODULE(_lwc, m) {
   m.doc() = "lwc's compiled core: the algorithm registry, AEAD and hash-object base classes.";
   m.attr("GIL_RELEASE_THRESHOLD") = gil_release_threshold;
@@ -1170,6 +1171,7 @@ NB_MODULE(_lwc, m) {
       nullptr, nullptr);
   if (invalid_tag_type == nullptr) throw nb::python_error();
   m.attr("InvalidTag") = nb::steal(invalid_tag_type);
+  register_stream(m);
 
   register_oneshots(m);
   m.def("_fast_constructor", &fast_constructor, "cls"_a,

@@ -10,6 +10,8 @@
 
 #include <lwc/registry.hpp>
 
+#include "error.hpp"
+
 namespace {
 
 thread_local std::string last_error = "no error";
@@ -72,6 +74,8 @@ hash_slot* slot(lwc_hash_state* st) {
 }
 
 }  // namespace
+
+void lwc::capi::set_error(std::string message) { last_error = std::move(message); }
 
 extern "C" {
 

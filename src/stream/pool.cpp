@@ -2,12 +2,7 @@
 
 #include <utility>
 
-namespace lwc::cli {
-
-unsigned default_threads() {
-  const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : n;
-}
+namespace lwc::stream::detail {
 
 worker_pool::worker_pool(unsigned threads) {
   threads_.reserve(threads);
@@ -79,4 +74,4 @@ void worker_pool::work() {
   }
 }
 
-}  // namespace lwc::cli
+}  // namespace lwc::stream::detail

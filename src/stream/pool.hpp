@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-namespace lwc::cli {
+namespace lwc::stream::detail {
 
 class worker_pool {
  public:
@@ -49,7 +49,5 @@ class worker_pool {
   bool stop_ = false;
 };
 
-// The number of workers to use when the user did not say: one per core.
-unsigned default_threads();
 
-}  // namespace lwc::cli
+}  // namespace lwc::stream::detail

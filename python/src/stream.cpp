@@ -1,0 +1,300 @@
+// lwc._lwc's side of lwc.stream: an encryptor that writes to a Python file object and a
+// decryptor that reads from one, over lwc::stream (src/stream). The stream runs with the GIL
+// released; only the calls into the file object take it back, so the workers seal chunks
+// while Python code runs. lwc/stream.py wraps these in io classes.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include <lwc/stream.hpp>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+namespace ls = lwc::stream;
+
+namespace {
+
+nb::object invalid_tag_type;
+
+// The Python exception is already set on this thread: rethrown as nb::python_error once the
+// GIL is held again.
+struct python_failed {};
+
+// Runs f without the GIL and turns lwc::stream errors into Python ones: a stream that is not
+// authentic under the key is lwc.InvalidTag, a bad argument ValueError, a file error OSError.
+template <class F>
+auto unlocked(F&& f) {
+  std::optional<ls::error> err;
+  bool py = false;
+  using R = decltype(f());
+  if constexpr (std::is_void_v<R>) {
+    {
+      nb::gil_scoped_release release;
+      try {
+        f();
+      } catch (const ls::error& e) {
+        err.emplace(e);
+      } catch (const python_failed&) {
+        py = true;
+      }
+    }
+    if (py) throw nb::python_error();
+    if (err) {
+      if (err->is_integrity_failure()) {
+        PyErr_SetString(invalid_tag_type.ptr(), err->what());
+        throw nb::python_error();
+      }
+      PyErr_SetString(err->code() == ls::errc::io ? PyExc_OSError : PyExc_ValueError, err->what());
+      throw nb::python_error();
+    }
+  } else {
+    R r{};
+    unlocked([&] { r = f(); });
+    return r;
+  }
+}
+
+class py_sink : public ls::sink {
+ public:
+  explicit py_sink(nb::handle file) : write_(file.attr("write")) {}
+  ~py_sink() override {
+    nb::gil_scoped_acquire gil;
+    write_.reset();
+  }
+  void write(std::span<const lwc::bytes_view> pieces) override {
+    nb::gil_scoped_acquire gil;
+    try {
+      for (lwc::bytes_view p : pieces) {
+        std::size_t done = 0;
+        while (done < p.size()) {  // a raw file may write less than asked
+          nb::object mv = nb::steal(PyMemoryView_FromMemory(
+              reinterpret_cast<char*>(const_cast<std::uint8_t*>(p.data() + done)),
+              static_cast<Py_ssize_t>(p.size() - done), PyBUF_READ));
+          if (!mv.is_valid()) throw nb::python_error();
+          nb::object r = write_(mv);
+          mv.attr("release")();
+          const std::size_t n = r.is_none() ? 0 : nb::cast<std::size_t>(r);
+          if (n == 0) throw nb::value_error("the file object's write() wrote nothing");
+          done += n;
+        }
+      }
+    } catch (nb::python_error& e) {
+      e.restore();
+      throw python_failed{};
+    } catch (const nb::builtin_exception& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+      throw python_failed{};
+    }
+  }
+
+ private:
+  nb::object write_;
+};
+
+class py_source : public ls::source {
+ public:
+  explicit py_source(nb::handle file) {
+    if (nb::hasattr(file, "readinto")) readinto_ = file.attr("readinto");
+    else read_ = file.attr("read");
+  }
+  ~py_source() override {
+    nb::gil_scoped_acquire gil;
+    readinto_.reset();
+    read_.reset();
+  }
+  std::size_t read(lwc::bytes_span buf) override {
+    nb::gil_scoped_acquire gil;
+    try {
+      if (readinto_.is_valid()) {
+        nb::object mv = nb::steal(PyMemoryView_FromMemory(reinterpret_cast<char*>(buf.data()),
+                                                          static_cast<Py_ssize_t>(buf.size()),
+                                                          PyBUF_WRITE));
+        if (!mv.is_valid()) throw nb::python_error();
+        nb::object r = readinto_(mv);
+        mv.attr("release")();
+        if (r.is_none()) throw nb::value_error("the file object is non-blocking and has no data");
+        const std::size_t n = nb::cast<std::size_t>(r);
+        if (n > buf.size()) throw nb::value_error("readinto() returned more than it was given");
+        return n;
+      }
+      nb::object r = read_(buf.size());
+      if (r.is_none()) throw nb::value_error("the file object is non-blocking and has no data");
+      Py_buffer view;
+      if (PyObject_GetBuffer(r.ptr(), &view, PyBUF_SIMPLE) != 0) throw nb::python_error();
+      const std::size_t n = static_cast<std::size_t>(view.len);
+      if (n <= buf.size()) std::memcpy(buf.data(), view.buf, n);
+      PyBuffer_Release(&view);
+      if (n > buf.size()) throw nb::value_error("read() returned more than it was asked for");
+      return n;
+    } catch (nb::python_error& e) {
+      e.restore();
+      throw python_failed{};
+    } catch (const nb::builtin_exception& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+      throw python_failed{};
+    }
+  }
+
+ private:
+  nb::object readinto_, read_;
+};
+
+ls::master_key key_of(nb::bytes key) {
+  if (key.size() != ls::master_key_size)
+    throw nb::value_error(("key must be " + std::to_string(ls::master_key_size) +
+                           " bytes (the master key of a key file, see lwc.stream.load_key), got " +
+                           std::to_string(key.size()))
+                              .c_str());
+  return ls::master_key(lwc::bytes_view(reinterpret_cast<const std::uint8_t*>(key.c_str()), key.size()));
+}
+
+unsigned shift_of(std::size_t chunk_size) {
+  for (unsigned s = ls::min_chunk_shift; s <= ls::max_chunk_shift; ++s)
+    if ((std::size_t{1} << s) == chunk_size) return s;
+  throw nb::value_error(("chunk_size must be a power of two from 64 to 1048576, got " +
+                         std::to_string(chunk_size))
+                            .c_str());
+}
+
+ls::options options_of(const std::string& algorithm, std::size_t chunk_size, unsigned threads,
+                       const std::string& name) {
+  ls::options o;
+  o.algorithm = algorithm;  // the caller keeps `algorithm` alive (a member of the object)
+  o.chunk_shift = shift_of(chunk_size);
+  o.threads = threads;
+  o.name = name;
+  return o;
+}
+
+struct writer {
+  std::string algorithm;
+  std::optional<ls::encryptor> enc;
+  nb::object file;
+  bool closed = false;
+};
+
+struct reader {
+  std::optional<ls::decryptor> dec;
+  nb::object file;
+  bool closed = false;
+};
+
+}  // namespace
+
+void register_stream(nb::module_& m) {
+  invalid_tag_type = m.attr("InvalidTag");
+
+  nb::class_<writer>(m, "_StreamWriter")
+      .def("__init__",
+           [](writer* w, nb::object file, nb::bytes key, std::string algorithm,
+              std::size_t chunk_size, unsigned threads) {
+             const ls::options o = options_of(algorithm, chunk_size, threads, "the stream");
+             const ls::master_key k = key_of(key);
+             std::optional<ls::encryptor> e;
+             unlocked([&] { e.emplace(k, o); });
+             new (w) writer{std::move(algorithm), std::move(e), std::move(file)};
+           },
+           "file"_a, "key"_a, "algorithm"_a, "chunk_size"_a, "threads"_a)
+      .def("write",
+           [](writer& w, nb::handle data) {
+             if (w.closed) throw nb::value_error("write to a closed lwc.stream writer");
+             Py_buffer view;
+             if (PyObject_GetBuffer(data.ptr(), &view, PyBUF_SIMPLE) != 0) throw nb::python_error();
+             const lwc::bytes_view v(static_cast<const std::uint8_t*>(view.buf),
+                                     static_cast<std::size_t>(view.len));
+             try {
+               py_sink out(w.file);
+               unlocked([&] { w.enc->write(v, out); });
+             } catch (...) {
+               PyBuffer_Release(&view);
+               throw;
+             }
+             PyBuffer_Release(&view);
+             return v.size();
+           },
+           "data"_a)
+      .def("finish",
+           [](writer& w) {
+             if (w.closed) return;
+             w.closed = true;
+             py_sink out(w.file);
+             unlocked([&] { w.enc->finish(out); });
+           })
+      .def("abort", [](writer& w) { w.closed = true; })
+      .def_prop_ro("closed", [](const writer& w) { return w.closed; });
+
+  nb::class_<reader>(m, "_StreamReader")
+      .def("__init__",
+           [](reader* r, nb::object file, nb::bytes key, unsigned threads) {
+             ls::options o;
+             o.threads = threads;
+             std::optional<ls::decryptor> d;
+             d.emplace(key_of(key), o);
+             new (r) reader{std::move(d), std::move(file)};
+           },
+           "file"_a, "key"_a, "threads"_a)
+      .def("readinto",
+           [](reader& r, nb::handle buf) {
+             if (r.closed) throw nb::value_error("read from a closed lwc.stream reader");
+             Py_buffer view;
+             if (PyObject_GetBuffer(buf.ptr(), &view, PyBUF_WRITABLE) != 0) throw nb::python_error();
+             const lwc::bytes_span s(static_cast<std::uint8_t*>(view.buf),
+                                     static_cast<std::size_t>(view.len));
+             std::size_t n = 0;
+             try {
+               py_source in(r.file);
+               n = unlocked([&] { return r.dec->read(in, s); });
+             } catch (...) {
+               PyBuffer_Release(&view);
+               throw;
+             }
+             PyBuffer_Release(&view);
+             return n;
+           },
+           "buffer"_a)
+      .def("close", [](reader& r) { r.closed = true; })
+      .def_prop_ro("finished", [](const reader& r) { return r.dec->finished(); })
+      .def_prop_ro("closed", [](const reader& r) { return r.closed; });
+
+  m.def("_stream_load_key", [](const std::string& path) {
+    ls::master_key k;
+    unlocked([&] { k = ls::load_key(path); });
+    return nb::bytes(reinterpret_cast<const char*>(k.bytes.data()), k.bytes.size());
+  }, "path"_a);
+  m.def("_stream_save_key", [](const std::string& path, nb::bytes key, bool overwrite) {
+    const ls::master_key k = key_of(key);
+    unlocked([&] { ls::save_key(path, k, overwrite); });
+  }, "path"_a, "key"_a, "overwrite"_a);
+  m.def("_stream_generate_key", [] {
+    ls::master_key k;
+    unlocked([&] { k = ls::generate_key(); });
+    return nb::bytes(reinterpret_cast<const char*>(k.bytes.data()), k.bytes.size());
+  });
+  m.def("_stream_encrypt_file",
+        [](nb::bytes key, const std::string& src, const std::string& dst, std::string algorithm,
+           std::size_t chunk_size, unsigned threads, bool overwrite) {
+          const ls::master_key k = key_of(key);
+          const ls::options o = options_of(algorithm, chunk_size, threads, "'" + src + "'");
+          unlocked([&] { ls::encrypt_file(k, src, dst, o, overwrite); });
+        },
+        "key"_a, "src"_a, "dst"_a, "algorithm"_a, "chunk_size"_a, "threads"_a, "overwrite"_a);
+  m.def("_stream_decrypt_file",
+        [](nb::bytes key, const std::string& src, const std::string& dst, unsigned threads,
+           bool overwrite) {
+          const ls::master_key k = key_of(key);
+          ls::options o;
+          o.threads = threads;
+          o.name = "'" + src + "'";
+          unlocked([&] { ls::decrypt_file(k, src, dst, o, overwrite); });
+        },
+        "key"_a, "src"_a, "dst"_a, "threads"_a, "overwrite"_a);
+  m.def("_stream_algorithms", [] {
+    nb::list l;
+    for (const lwc::algorithm& a : lwc::algorithms())
+      if (a.is_aead() && ls::unsuitable(a).empty()) l.append(nb::str(a.name.data(), a.name.size()));
+    return l;
+  });
+}

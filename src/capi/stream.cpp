@@ -1,0 +1,223 @@
+// The C ABI of the stream format (include/lwc/stream.h) over lwc::stream: a handle holds an
+// encryptor or a decryptor; each push writes what became ready into the caller's buffer
+// through a sink that checks the capacity. Nothing throws across the C boundary.
+#include <lwc/stream.h>
+
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+
+#include <lwc/stream.hpp>
+
+#include "error.hpp"
+
+namespace ls = lwc::stream;
+
+struct lwc_stream {
+  std::optional<ls::encryptor> enc;
+  std::optional<ls::decryptor> dec;
+  int code = 0;
+};
+
+namespace {
+
+int fail(lwc_stream* s, int code, std::string message) {
+  if (s != nullptr) s->code = code;
+  lwc::capi::set_error(std::move(message));
+  return -1;
+}
+
+template <class F>
+int guarded(lwc_stream* s, F&& f) noexcept {
+  try {
+    return f();
+  } catch (const ls::error& e) {
+    return fail(s, static_cast<int>(e.code()), e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(s, LWC_STREAM_E_USAGE, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(s, LWC_STREAM_E_USAGE, e.what());
+  } catch (...) {
+    return fail(s, LWC_STREAM_E_USAGE, "unexpected error");
+  }
+}
+
+// Writes into out[0 .. cap); the bounds make an overflow impossible unless the caller
+// ignored them, which is then an error rather than a buffer overrun.
+class buffer_sink : public ls::sink {
+ public:
+  buffer_sink(std::uint8_t* out, std::size_t cap) : out_(out), cap_(cap) {}
+  void write(std::span<const lwc::bytes_view> pieces) override {
+    for (lwc::bytes_view p : pieces) {
+      if (p.size() > cap_ - len_)
+        throw ls::error(ls::errc::usage, "lwc_stream: the output buffer is smaller than "
+                                         "lwc_stream_push_bound() / lwc_stream_final_bound()");
+      if (!p.empty()) std::memcpy(out_ + len_, p.data(), p.size());
+      len_ += p.size();
+    }
+  }
+  std::size_t size() const { return len_; }
+
+ private:
+  std::uint8_t* out_;
+  std::size_t cap_, len_ = 0;
+};
+
+ls::master_key key_of(const std::uint8_t* key) {
+  if (key == nullptr) throw ls::error(ls::errc::usage, "lwc_stream: key is NULL");
+  return ls::master_key(lwc::bytes_view(key, ls::master_key_size));
+}
+
+ls::options options_of(const char* alg, unsigned chunk_shift, unsigned threads) {
+  ls::options o;
+  if (alg != nullptr) o.algorithm = alg;
+  if (chunk_shift != 0) o.chunk_shift = chunk_shift;
+  o.threads = threads;
+  return o;
+}
+
+std::size_t clamp_size(std::uint64_t n) {
+  return n > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(n);
+}
+
+}  // namespace
+
+extern "C" {
+
+int lwc_stream_algorithm_supported(const char* alg) {
+  if (alg == nullptr) return 0;
+  const lwc::algorithm* a = lwc::find_algorithm(alg);
+  return a != nullptr && ls::unsuitable(*a).empty() ? 1 : 0;
+}
+
+int lwc_stream_algorithm_id(const char* alg) {
+  return lwc_stream_algorithm_supported(alg) ? ls::id_of(alg) : 0;
+}
+
+lwc_stream* lwc_stream_encrypt_new(const char* alg, unsigned chunk_shift, unsigned threads,
+                                   const uint8_t key[32]) {
+  lwc_stream* s = nullptr;
+  guarded(nullptr, [&] {
+    auto h = std::make_unique<lwc_stream>();
+    h->enc.emplace(key_of(key), options_of(alg, chunk_shift, threads));
+    s = h.release();
+    return 0;
+  });
+  return s;
+}
+
+lwc_stream* lwc_stream_decrypt_new(unsigned threads, const uint8_t key[32]) {
+  lwc_stream* s = nullptr;
+  guarded(nullptr, [&] {
+    auto h = std::make_unique<lwc_stream>();
+    h->dec.emplace(key_of(key), options_of(nullptr, 0, threads));
+    s = h.release();
+    return 0;
+  });
+  return s;
+}
+
+void lwc_stream_free(lwc_stream* s) { delete s; }
+
+size_t lwc_stream_push_bound(const lwc_stream* s, size_t inlen) {
+  if (s == nullptr) return 0;
+  return clamp_size(s->enc ? s->enc->write_bound(inlen) : s->dec->write_bound(inlen));
+}
+
+size_t lwc_stream_final_bound(const lwc_stream* s) {
+  if (s == nullptr) return 0;
+  return clamp_size(s->enc ? s->enc->finish_bound() : s->dec->finish_bound());
+}
+
+int lwc_stream_push(lwc_stream* s, uint8_t* out, size_t outcap, size_t* outlen, const uint8_t* in,
+                    size_t inlen) {
+  if (outlen != nullptr) *outlen = 0;
+  return guarded(s, [&] {
+    if (s == nullptr) throw ls::error(ls::errc::usage, "lwc_stream: stream is NULL");
+    if (in == nullptr && inlen != 0) throw ls::error(ls::errc::usage, "lwc_stream: input is NULL");
+    const std::size_t need = lwc_stream_push_bound(s, inlen);
+    if ((out == nullptr && outcap != 0) || outcap < need)
+      throw ls::error(ls::errc::usage, "lwc_stream_push: the output buffer has " +
+                                           std::to_string(outcap) + " bytes, " +
+                                           std::to_string(need) + " may be needed");
+    buffer_sink sink(out, outcap);
+    if (s->enc) s->enc->write({in, inlen}, sink);
+    else s->dec->write({in, inlen}, sink);
+    if (outlen != nullptr) *outlen = sink.size();
+    return 0;
+  });
+}
+
+int lwc_stream_final(lwc_stream* s, uint8_t* out, size_t outcap, size_t* outlen) {
+  if (outlen != nullptr) *outlen = 0;
+  return guarded(s, [&] {
+    if (s == nullptr) throw ls::error(ls::errc::usage, "lwc_stream: stream is NULL");
+    const std::size_t need = lwc_stream_final_bound(s);
+    if ((out == nullptr && outcap != 0) || outcap < need)
+      throw ls::error(ls::errc::usage, "lwc_stream_final: the output buffer has " +
+                                           std::to_string(outcap) + " bytes, " +
+                                           std::to_string(need) + " may be needed");
+    buffer_sink sink(out, outcap);
+    if (s->enc) s->enc->finish(sink);
+    else s->dec->finish(sink);
+    if (outlen != nullptr) *outlen = sink.size();
+    return 0;
+  });
+}
+
+int lwc_stream_error_code(const lwc_stream* s) { return s == nullptr ? 0 : s->code; }
+
+int lwc_stream_encrypt_file(const char* alg, unsigned chunk_shift, unsigned threads,
+                            const uint8_t key[32], const char* in_path, const char* out_path,
+                            int overwrite) {
+  return guarded(nullptr, [&] {
+    if (in_path == nullptr || out_path == nullptr)
+      throw ls::error(ls::errc::usage, "lwc_stream_encrypt_file: a path is NULL");
+    ls::encrypt_file(key_of(key), in_path, out_path, options_of(alg, chunk_shift, threads),
+                     overwrite != 0);
+    return 0;
+  });
+}
+
+int lwc_stream_decrypt_file(unsigned threads, const uint8_t key[32], const char* in_path,
+                            const char* out_path, int overwrite) {
+  return guarded(nullptr, [&] {
+    if (in_path == nullptr || out_path == nullptr)
+      throw ls::error(ls::errc::usage, "lwc_stream_decrypt_file: a path is NULL");
+    ls::decrypt_file(key_of(key), in_path, out_path, options_of(nullptr, 0, threads),
+                     overwrite != 0);
+    return 0;
+  });
+}
+
+int lwc_stream_load_key(uint8_t key[32], const char* path) {
+  return guarded(nullptr, [&] {
+    if (key == nullptr || path == nullptr)
+      throw ls::error(ls::errc::usage, "lwc_stream_load_key: an argument is NULL");
+    const ls::master_key k = ls::load_key(path);
+    std::memcpy(key, k.bytes.data(), k.bytes.size());
+    return 0;
+  });
+}
+
+int lwc_stream_save_key(const char* path, const uint8_t key[32], int overwrite) {
+  return guarded(nullptr, [&] {
+    if (path == nullptr) throw ls::error(ls::errc::usage, "lwc_stream_save_key: path is NULL");
+    ls::save_key(path, key_of(key), overwrite != 0);
+    return 0;
+  });
+}
+
+int lwc_stream_keygen(uint8_t key[32]) {
+  return guarded(nullptr, [&] {
+    if (key == nullptr) throw ls::error(ls::errc::usage, "lwc_stream_keygen: key is NULL");
+    const ls::master_key k = ls::generate_key();
+    std::memcpy(key, k.bytes.data(), k.bytes.size());
+    return 0;
+  });
+}
+
+}  // extern "C"
