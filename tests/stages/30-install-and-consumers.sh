@@ -6,7 +6,7 @@ prefix=$root/build/ci-prefix
 rm -rf "$prefix" build/ci-consumer-*
 cmake --install build/ci-release --prefix "$prefix" >/dev/null
 cmake -S tests/consumer/find-package -B build/ci-consumer-fp -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build build/ci-consumer-fp -j"${LWC_JOBS:-2}" >/dev/null
+cmake --build build/ci-consumer-fp -j"${LWC_JOBS:-$(nproc)}" >/dev/null
 ./build/ci-consumer-fp/consumer_cpp
 LD_LIBRARY_PATH="$prefix/lib" ./build/ci-consumer-fp/consumer_c
 # The engines are installed with the core (lwc::batch always, lwc::cuda when nvcc was found).
@@ -14,7 +14,7 @@ LD_LIBRARY_PATH="$prefix/lib" ./build/ci-consumer-fp/consumer_c
 if [ -x build/ci-consumer-fp/consumer_cuda ]; then ./build/ci-consumer-fp/consumer_cuda; fi
 cmake -S tests/consumer/add-subdirectory -B build/ci-consumer-sub -DLWC_SOURCE_DIR="$root" \
   -DLWC_ENABLE_CUDA=OFF >/dev/null
-cmake --build build/ci-consumer-sub -j"${LWC_JOBS:-2}" --target consumer_cpp consumer_c consumer_batch >/dev/null
+cmake --build build/ci-consumer-sub -j"${LWC_JOBS:-$(nproc)}" --target consumer_cpp consumer_c consumer_batch >/dev/null
 ./build/ci-consumer-sub/consumer_cpp
 ./build/ci-consumer-sub/consumer_c
 ./build/ci-consumer-sub/consumer_batch

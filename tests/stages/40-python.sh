@@ -26,5 +26,5 @@ rm -rf "$venv"
   rm -rf "$venv"
   "$py" -m venv "$venv"
 }
-CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-2} "$venv/bin/python" -m pip install --quiet ".[test]"
+CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-$(nproc)} "$venv/bin/python" -m pip install --quiet ".[test]"
 "$venv/bin/python" -m pytest tests/python -p no:cacheprovider -q

@@ -5,7 +5,7 @@ set -euo pipefail
 cmake -S . -B build/ci-tsan -DCMAKE_BUILD_TYPE=Debug -DLWC_SANITIZE_THREAD=ON -DLWC_BUILD_BENCH=OFF \
   -DLWC_BUILD_EXAMPLES=OFF -DLWC_BUILD_CAPI=OFF -DLWC_ENABLE_CUDA=OFF \
   -DCMAKE_CXX_FLAGS=-O1 >/dev/null
-cmake --build build/ci-tsan -j"${LWC_JOBS:-2}" --target lwc_thread_tests
+cmake --build build/ci-tsan -j"${LWC_JOBS:-$(nproc)}" --target lwc_thread_tests
 # halt_on_error: the first race fails the stage, with both stacks printed.
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ./build/ci-tsan/tests/threads/lwc_thread_tests
 # The sanitizer must be able to fail: a deliberate race is reported (and exits non-zero).

@@ -38,13 +38,13 @@ for arch in $archs; do
   if [ ! -f "$build/gtest/lib/cmake/GTest/GTestConfig.cmake" ]; then
     cmake -S /usr/src/googletest -B "$build/gtest-build" "${cross[@]}" -DBUILD_GMOCK=OFF \
       -DCMAKE_INSTALL_PREFIX="$root/$build/gtest" >/dev/null
-    cmake --build "$build/gtest-build" -j"${LWC_JOBS:-2}" >/dev/null
+    cmake --build "$build/gtest-build" -j"${LWC_JOBS:-$(nproc)}" >/dev/null
     cmake --install "$build/gtest-build" >/dev/null
   fi
   cmake -S . -B "$build/lwc" "${cross[@]}" "${lwc_flags[@]}" -DGTest_DIR="$root/$build/gtest/lib/cmake/GTest" \
     -DLWC_BUILD_BENCH=OFF -DLWC_BUILD_EXAMPLES=OFF -DLWC_ENABLE_CUDA=OFF >/dev/null
   targets=(lwc_core_tests lwc_wycheproof_tests lwc_acorn_grain_tests lwc_batch_tests lwc_capi_test)
-  cmake --build "$build/lwc" -j"${LWC_JOBS:-2}" --target "${targets[@]}"
+  cmake --build "$build/lwc" -j"${LWC_JOBS:-$(nproc)}" --target "${targets[@]}"
   run() { echo "--- $arch: $(basename "$1")"; "qemu-$arch" -L "$sysroot" "$@"; }
   run "$build/lwc/tests/lwc_core_tests" --gtest_brief=1
   run "$build/lwc/tests/wycheproof/lwc_wycheproof_tests" --gtest_brief=1
