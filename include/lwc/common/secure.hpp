@@ -32,6 +32,7 @@ LWC_HD inline void secure_wipe(void* p, std::size_t n) {
   // pointer and clobbers memory: the compiler must assume the zeros are read there, so it
   // cannot remove the memset. Byte-wise volatile stores cost a store per byte, several
   // percent of a 64-byte Ascon encryption.
+  if (n == 0) return;  // p may be null then (an empty buffer), which memset does not allow
   std::memset(p, 0, n);
   __asm__ __volatile__("" : : "r"(p) : "memory");
 #else
