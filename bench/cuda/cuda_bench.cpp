@@ -3,7 +3,8 @@
 // clock around the host API call), for every algorithm, message sizes 64 .. 16384 bytes and
 // 2^16 .. 2^22 messages (capped at --max-bytes of messages per batch), next to the host-to-
 // device copy bandwidth measured in the same run. Writes bench.json and bench.md to --out and
-// prints a short table with the targets. Exits 2 when there is no GPU.
+// prints a short table with the targets. --algorithms, --sizes and --counts narrow the grid
+// (tools/gpu-check.sh runs it in three passes that fit its time limit). Exits 2 without a GPU.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -94,7 +95,28 @@ struct config {
   bool quick = false;
   bool e2e = true;
   int reps = 5;
+  std::vector<std::string> algorithms;  // empty: every algorithm of the engine
+  std::vector<std::size_t> sizes{64, 256, 1024, 4096, 16384};
+  std::vector<std::size_t> counts;  // empty: 2^16 .. 2^22 (--quick: 2^16 and 2^20)
 };
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> v;
+  std::size_t at = 0;
+  while (at <= s.size()) {
+    const std::size_t comma = std::min(s.find(',', at), s.size());
+    if (comma > at) v.push_back(s.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return v;
+}
+
+// Each figure as soon as it is measured (stderr), so that a run cut short still shows them.
+void report(const record& r) {
+  std::fprintf(stderr, "    %-8s kernel %8.2f GB/s %9.4f Gmsg/s", r.op.c_str(), r.kernel_gbps(), r.msgs_per_s() / 1e9);
+  if (r.e2e_pageable_s > 0) std::fprintf(stderr, "  e2e pageable %7.2f GB/s pinned %7.2f GB/s", r.pageable_gbps(), r.pinned_gbps());
+  std::fprintf(stderr, "\n");
+}
 
 double copy_bandwidth(std::size_t bytes, bool to_device) {
   lc::pinned_buffer host(bytes);
@@ -143,29 +165,41 @@ double time_wall(int reps, F call) {
 }
 
 std::vector<record> run_all(const config& cfg) {
-  const std::size_t sizes[] = {64, 256, 1024, 4096, 16384};
+  const std::vector<std::size_t>& sizes = cfg.sizes;
+  std::vector<std::string_view> algorithms;
+  for (std::string_view alg : lc::algorithms())
+    if (cfg.algorithms.empty() || std::find(cfg.algorithms.begin(), cfg.algorithms.end(), alg) != cfg.algorithms.end())
+      algorithms.push_back(alg);
   std::vector<std::size_t> counts{std::size_t{1} << 16, std::size_t{1} << 18, std::size_t{1} << 20,
                                   std::size_t{1} << 22};
   if (cfg.quick) counts = {std::size_t{1} << 16, std::size_t{1} << 20};
+  if (!cfg.counts.empty()) counts = cfg.counts;
+  std::sort(counts.begin(), counts.end());
   const std::size_t max_n = counts.back();
   const std::size_t max_bytes = cfg.max_bytes;
 
-  // Device buffers for the largest batch; contents do not change Ascon's timing.
-  dev_buf d_in(max_bytes), d_out(max_bytes), d_keys(16 * max_n), d_nonces(16 * max_n),
-      d_tags(16 * max_n), d_ok(max_n), d_off(8 * (max_n + 1));
+  // Per-job fields (keys, nonces, tags, digests) at the largest size any listed algorithm uses.
+  std::size_t field = 16;
+  for (std::string_view alg : algorithms) {
+    const lwc::algorithm& info = lwc::get_algorithm(alg);
+    field = std::max({field, info.key_size, info.nonce_size, info.tag_size, info.output_size});
+  }
+  // Device buffers for the largest batch; contents do not change the timing (constant time).
+  dev_buf d_in(max_bytes), d_out(std::max(max_bytes, field * max_n)), d_keys(field * max_n),
+      d_nonces(field * max_n), d_tags(field * max_n), d_ok(max_n), d_off(8 * (max_n + 1));
   ok(cudaMemset(d_in.p, 0x3c, max_bytes), "cudaMemset");
-  ok(cudaMemset(d_keys.p, 0x11, 16 * max_n), "cudaMemset");
-  ok(cudaMemset(d_nonces.p, 0x22, 16 * max_n), "cudaMemset");
+  ok(cudaMemset(d_keys.p, 0x11, field * max_n), "cudaMemset");
+  ok(cudaMemset(d_nonces.p, 0x22, field * max_n), "cudaMemset");
 
   // Host buffers for the end-to-end runs: pageable and pinned.
-  std::vector<std::uint8_t> h_in, h_out, h_keys(16 * max_n, 0x11), h_nonces(16 * max_n, 0x22),
-      h_tags(16 * max_n), h_ok(max_n);
+  std::vector<std::uint8_t> h_in, h_out, h_keys(field * max_n, 0x11), h_nonces(field * max_n, 0x22),
+      h_tags(field * max_n), h_ok(max_n);
   std::unique_ptr<lc::pinned_buffer> p_in, p_out;
   if (cfg.e2e) {
     h_in.assign(max_bytes, 0x3c);
-    h_out.assign(max_bytes, 0);
+    h_out.assign(std::max(max_bytes, field * max_n), 0);
     p_in = std::make_unique<lc::pinned_buffer>(max_bytes);
-    p_out = std::make_unique<lc::pinned_buffer>(max_bytes);
+    p_out = std::make_unique<lc::pinned_buffer>(std::max(max_bytes, field * max_n));
     std::memset(p_in->data(), 0x3c, max_bytes);
     std::memset(p_out->data(), 0, max_bytes);
   }
@@ -180,15 +214,17 @@ std::vector<record> run_all(const config& cfg) {
       const std::size_t bytes = n * size;
       const std::span<const std::size_t> d_offsets{reinterpret_cast<const std::size_t*>(d_off.p), n + 1};
       const std::span<const std::size_t> h_offsets{off.data(), n + 1};
-      for (std::string_view alg : lc::algorithms()) {
+      for (std::string_view alg : algorithms) {
         const lwc::algorithm& info = lwc::get_algorithm(alg);
         const bool aead = info.is_aead();
-        // Keys, nonces and full tags at the algorithm's sizes (at most 16 bytes each).
-        const std::size_t nonce_size = info.nonce_size, tag = info.tag_size;
+        if (size > info.max_input_size) continue;  // PRFShort: inputs of at most 16 bytes
+        // Keys, nonces, full tags and digests at the algorithm's own sizes.
+        const std::size_t key_size = info.key_size, nonce_size = info.nonce_size, tag = info.tag_size;
+        const std::size_t digest = info.output_size;
         std::fprintf(stderr, "  %-14s %6zu bytes x %8zu\n", std::string(alg).c_str(), size, n);
         if (aead) {
           lb::packed_aead_inputs dx;
-          dx.keys = {d_keys.b(), 16 * n};
+          dx.keys = {d_keys.b(), key_size * n};
           dx.nonces = {d_nonces.b(), nonce_size * n};
           dx.in = {{d_in.b(), bytes}, d_offsets};
           record enc{std::string(alg), "encrypt", size, n};
@@ -203,7 +239,7 @@ std::vector<record> run_all(const config& cfg) {
             lc::decrypt_packed_async(alg, dy, {d_tags.b(), tag * n}, {d_in.b(), bytes}, {d_ok.b(), n}, tag, nullptr);
           });
           if (cfg.e2e) {
-            const lb::packed_aead_inputs hx{{h_keys.data(), 16 * n}, {h_nonces.data(), nonce_size * n},
+            const lb::packed_aead_inputs hx{{h_keys.data(), key_size * n}, {h_nonces.data(), nonce_size * n},
                                             {{h_in.data(), bytes}, h_offsets}, {}, {}};
             enc.e2e_pageable_s = time_wall(cfg.reps, [&] {
               lc::encrypt_packed(alg, hx, {h_out.data(), bytes}, {h_tags.data(), tag * n}, tag);
@@ -226,21 +262,31 @@ std::vector<record> run_all(const config& cfg) {
                 throw std::runtime_error("decryption of valid ciphertexts failed");
             });
           }
+          report(enc);
+          report(dec);
           out.push_back(enc);
           out.push_back(dec);
         } else {
+          // MACs and PRFs get a key per job; CXOFs run without a customization string.
           record h{std::string(alg), "hash", size, n};
+          lb::packed_hash_inputs dj{{{d_in.b(), bytes}, d_offsets}};
+          if (key_size != 0) dj.keys = {d_keys.b(), key_size * n};
           h.kernel_s = time_kernel(cfg.reps, [&] {
-            lc::hash_packed_async(alg, {{d_in.b(), bytes}, d_offsets}, {d_out.b(), 32 * n}, 32, nullptr);
+            lc::hash_packed_async(alg, dj, {d_out.b(), digest * n}, digest, nullptr);
           });
           if (cfg.e2e) {
+            lb::packed_hash_inputs hj{{{h_in.data(), bytes}, h_offsets}};
+            if (key_size != 0) hj.keys = {h_keys.data(), key_size * n};
             h.e2e_pageable_s = time_wall(cfg.reps, [&] {
-              lc::hash_packed(alg, {{h_in.data(), bytes}, h_offsets}, {h_out.data(), 32 * n}, 32);
+              lc::hash_packed(alg, hj, {h_out.data(), digest * n}, digest);
             });
+            lb::packed_hash_inputs pj = hj;
+            pj.in = {{p_in->data(), bytes}, h_offsets};
             h.e2e_pinned_s = time_wall(cfg.reps, [&] {
-              lc::hash_packed(alg, {{p_in->data(), bytes}, h_offsets}, {p_out->data(), 32 * n}, 32);
+              lc::hash_packed(alg, pj, {p_out->data(), digest * n}, digest);
             });
           }
+          report(h);
           out.push_back(h);
         }
       }
@@ -266,8 +312,26 @@ int main(int argc, char** argv) {
     else if (a == "--quick") cfg.quick = true;
     else if (a == "--no-e2e") cfg.e2e = false;
     else if (a == "--reps" && i + 1 < argc) cfg.reps = std::max(1, std::atoi(argv[++i]));
-    else {
-      std::fprintf(stderr, "usage: %s [--out DIR] [--max-bytes N] [--quick] [--no-e2e] [--reps N]\n", argv[0]);
+    else if (a == "--algorithms" && i + 1 < argc) cfg.algorithms = split_commas(argv[++i]);
+    else if ((a == "--sizes" || a == "--counts") && i + 1 < argc) {
+      std::vector<std::size_t>& v = a == "--sizes" ? cfg.sizes : cfg.counts;
+      v.clear();
+      for (const std::string& x : split_commas(argv[++i])) v.push_back(std::strtoull(x.c_str(), nullptr, 10));
+      if (std::find(v.begin(), v.end(), std::size_t{0}) != v.end() || v.empty()) {
+        std::fprintf(stderr, "lwc_cuda_bench: %s takes positive numbers\n", a.c_str());
+        return 64;
+      }
+    } else {
+      std::fprintf(stderr,
+                   "usage: %s [--out DIR] [--max-bytes N] [--quick] [--no-e2e] [--reps N] [--algorithms A,B,..]"
+                   " [--sizes S,T,..] [--counts N,M,..]\n",
+                   argv[0]);
+      return 64;
+    }
+  }
+  for (const std::string& alg : cfg.algorithms) {
+    if (!lc::supports(alg)) {
+      std::fprintf(stderr, "lwc_cuda_bench: the CUDA engine does not run '%s'\n", alg.c_str());
       return 64;
     }
   }
@@ -319,7 +383,7 @@ int main(int argc, char** argv) {
     // Worst message size of those >= min_size, each at its best batch size.
     const auto worst_size = [&](std::string_view alg, std::string_view op, std::size_t min_size) {
       double w = 1e300;
-      for (std::size_t s : {std::size_t{1024}, std::size_t{4096}, std::size_t{16384}})
+      for (std::size_t s : cfg.sizes)
         if (s >= min_size) w = std::min(w, best(alg, op, s, s, &record::kernel_gbps));
       return w;
     };
