@@ -67,8 +67,8 @@ inline void emulate_aead(algo id, bool decrypt, const aead_batch& b, std::size_t
     if constexpr (!lwc::is_aead_v<A>) {
       throw std::invalid_argument("emulate: not an AEAD");
     } else if constexpr (has_warp_aead<A>) {
-      if (decrypt) emulate_batch<typename warp_kernel<A>::template aead<true>>(b, warps);
-      else emulate_batch<typename warp_kernel<A>::template aead<false>>(b, warps);
+      if (decrypt) emulate_batch<typename warp_kernel<A>::decrypt_lane>(b, warps);
+      else emulate_batch<typename warp_kernel<A>::encrypt_lane>(b, warps);
     } else {
       if (decrypt) emulate_aead_threads<A, true>(b, warps);
       else emulate_aead_threads<A, false>(b, warps);
@@ -82,7 +82,7 @@ inline void emulate_sponge(algo id, const sponge_batch& b, std::size_t warps) {
     if constexpr (lwc::is_aead_v<A>) {
       throw std::invalid_argument("emulate: not a hash, XOF, MAC or PRF");
     } else if constexpr (has_warp_sponge<A>) {
-      emulate_batch<typename warp_kernel<A>::sponge>(b, warps);
+      emulate_batch<typename warp_kernel<A>::hash_lane>(b, warps);
     } else {
       emulate_hash_threads<A>(b, warps);
     }

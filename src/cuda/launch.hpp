@@ -24,6 +24,7 @@ using sponge_launcher = int (*)(const sponge_batch& b, CUstream_st* stream);
 struct launch_table {
   std::array<aead_launcher, lwc::algorithm_count> aead{};
   std::array<sponge_launcher, lwc::algorithm_count> sponge{};
+  std::array<bool, lwc::algorithm_count> warp{};  // the entry launches its warp kernel
 };
 
 // Entry I is built by shard I % kernel_shards (src/cuda/CMakeLists.txt makes that many).

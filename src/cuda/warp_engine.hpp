@@ -747,21 +747,27 @@ struct host_warp {
 
 // ---- the warp kernels of the Ascon algorithms ------------------------------------------------
 // An optional trait of an algorithm (A its class in algorithm_list.hpp): warp_kernel<A>
-// with a lane type template `aead<Decrypt>` or a lane type `sponge` for this engine. The
-// launchers and the emulation use it where it exists and the one-thread-per-job kernels
-// (thread_jobs.hpp) elsewhere.
+// with lane types `encrypt_lane` and `decrypt_lane` (an AEAD) or `hash_lane` (a hash) for
+// this engine. The launchers and the emulation use it where it exists and the
+// one-thread-per-job kernels (thread_jobs.hpp) elsewhere.
+//
+// The trait is plain member types on purpose: nvcc's host pass evaluated a requires-expression
+// naming a member alias template (`typename warp_kernel<A>::template aead<false>`) as false
+// while its device pass found it true, so the host launched a kernel the device code never
+// compiled (cudaErrorInvalidDeviceFunction on the GPU). CudaApi.HostPassPicksTheKernelsTheDeviceCompiled
+// checks that nvcc's host pass and the host compiler agree on every entry.
 
 template <class Algorithm>
 struct warp_kernel {};
 
 template <class Traits>
 struct ascon_warp_aead {
-  template <bool Decrypt>
-  using aead = aead_lane<Traits, Decrypt>;
+  using encrypt_lane = aead_lane<Traits, false>;
+  using decrypt_lane = aead_lane<Traits, true>;
 };
 template <class Params>
 struct ascon_warp_sponge {
-  using sponge = sponge_lane<Params>;
+  using hash_lane = sponge_lane<Params>;
 };
 
 template <> struct warp_kernel<lwc::ascon::aead128> : ascon_warp_aead<lwc::ascon::detail::aead128_traits> {};
@@ -771,8 +777,11 @@ template <> struct warp_kernel<lwc::ascon::hash256> : ascon_warp_sponge<lwc::asc
 template <> struct warp_kernel<lwc::ascon::xof128> : ascon_warp_sponge<lwc::ascon::detail::xof128_params> {};
 
 template <class A>
-concept has_warp_aead = requires { typename warp_kernel<A>::template aead<false>; };
+concept has_warp_aead = requires {
+  typename warp_kernel<A>::encrypt_lane;
+  typename warp_kernel<A>::decrypt_lane;
+};
 template <class A>
-concept has_warp_sponge = requires { typename warp_kernel<A>::sponge; };
+concept has_warp_sponge = requires { typename warp_kernel<A>::hash_lane; };
 
 }  // namespace lwc::cuda::detail

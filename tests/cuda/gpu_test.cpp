@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <lwc/cuda.hpp>
 
+#include "../../src/cuda/emulate.hpp"
+#include "../../src/cuda/launch.hpp"
 #include "checks.hpp"
 
 namespace {
@@ -287,6 +289,7 @@ TEST_P(GpuAead, LargeMixedBatches) {
     s.max_ad = 40;
     s.shift_in = static_cast<unsigned>(seed % 16);
     s.masking = (alg.second_key_size != 0) && n % 2 == 0;
+    s.tag_len = alg.max_tag_size;
     SCOPED_TRACE("n " + std::to_string(s.n));
     aead_case c = make_aead_case(alg, s, seed);
     check_aead(c, [&](aead_case& x, bool dec, std::uint8_t* ok) { run_host(x, dec, ok, {}); }, seed);
@@ -307,6 +310,7 @@ TEST_P(GpuAead, HostMemoryAlreadyPinned) {
   s.max_len = 4000;
   s.shift_in = 3;
   s.shift_out = 9;
+  s.tag_len = alg.max_tag_size;
   aead_case c = make_aead_case(alg, s, 6000);
   lc::pinned_buffer in(c.in.size() + 16), out(c.in.size() + 16);
   std::memcpy(in.data() + 3, c.in.data(), c.in.size());
@@ -408,6 +412,23 @@ TEST(CudaApi, ListsEveryRegisteredAlgorithm) {
     EXPECT_TRUE(lc::supports(lc::algorithms()[i]));
   }
   EXPECT_FALSE(lc::supports("no-such-algorithm"));
+}
+
+// The kernel an entry launches is chosen in nvcc's host pass, the kernel compiled for it in
+// its device pass; the host compiler's choice (the emulation's) is the reference. A host pass
+// that disagrees launches a kernel the device never compiled (invalid device function).
+TEST(CudaApi, HostPassPicksTheKernelsTheDeviceCompiled) {
+  const d::launch_table& t = d::launchers();
+  std::size_t warp = 0;
+  for (std::size_t i = 0; i < lwc::algorithms().size(); ++i) {
+    const lwc::algorithm& a = lwc::algorithms()[i];
+    SCOPED_TRACE(std::string(a.name));
+    EXPECT_EQ(t.warp[i], d::uses_warp_engine(lwc::index_of(a)));
+    EXPECT_EQ(t.aead[i] != nullptr, a.is_aead());
+    EXPECT_EQ(t.sponge[i] != nullptr, !a.is_aead());
+    warp += t.warp[i] ? 1 : 0;
+  }
+  EXPECT_GT(warp, 0u) << "no algorithm runs the warp engine";
 }
 
 TEST(CudaApi, WrongSizesThrowBeforeTouchingTheDevice) {
