@@ -98,6 +98,7 @@ struct config {
   std::vector<std::string> algorithms;  // empty: every algorithm of the engine
   std::vector<std::size_t> sizes{64, 256, 1024, 4096, 16384};
   std::vector<std::size_t> counts;  // empty: 2^16 .. 2^22 (--quick: 2^16 and 2^20)
+  lc::host_options host;             // the end-to-end runs' pipeline (--chunk-mib, --streams, --copy-threads)
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -242,23 +243,23 @@ std::vector<record> run_all(const config& cfg) {
             const lb::packed_aead_inputs hx{{h_keys.data(), key_size * n}, {h_nonces.data(), nonce_size * n},
                                             {{h_in.data(), bytes}, h_offsets}, {}, {}};
             enc.e2e_pageable_s = time_wall(cfg.reps, [&] {
-              lc::encrypt_packed(alg, hx, {h_out.data(), bytes}, {h_tags.data(), tag * n}, tag);
+              lc::encrypt_packed(alg, hx, {h_out.data(), bytes}, {h_tags.data(), tag * n}, tag, cfg.host);
             });
             lb::packed_aead_inputs hy = hx;
             hy.in = {{h_out.data(), bytes}, h_offsets};
             dec.e2e_pageable_s = time_wall(cfg.reps, [&] {
-              if (lc::decrypt_packed(alg, hy, {h_tags.data(), tag * n}, {h_in.data(), bytes}, {h_ok.data(), n}, tag) != n)
+              if (lc::decrypt_packed(alg, hy, {h_tags.data(), tag * n}, {h_in.data(), bytes}, {h_ok.data(), n}, tag, cfg.host) != n)
                 throw std::runtime_error("decryption of valid ciphertexts failed");
             });
             lb::packed_aead_inputs px = hx;
             px.in = {{p_in->data(), bytes}, h_offsets};
             enc.e2e_pinned_s = time_wall(cfg.reps, [&] {
-              lc::encrypt_packed(alg, px, {p_out->data(), bytes}, {h_tags.data(), tag * n}, tag);
+              lc::encrypt_packed(alg, px, {p_out->data(), bytes}, {h_tags.data(), tag * n}, tag, cfg.host);
             });
             lb::packed_aead_inputs py = hx;
             py.in = {{p_out->data(), bytes}, h_offsets};
             dec.e2e_pinned_s = time_wall(cfg.reps, [&] {
-              if (lc::decrypt_packed(alg, py, {h_tags.data(), tag * n}, {p_in->data(), bytes}, {h_ok.data(), n}, tag) != n)
+              if (lc::decrypt_packed(alg, py, {h_tags.data(), tag * n}, {p_in->data(), bytes}, {h_ok.data(), n}, tag, cfg.host) != n)
                 throw std::runtime_error("decryption of valid ciphertexts failed");
             });
           }
@@ -278,12 +279,12 @@ std::vector<record> run_all(const config& cfg) {
             lb::packed_hash_inputs hj{{{h_in.data(), bytes}, h_offsets}};
             if (key_size != 0) hj.keys = {h_keys.data(), key_size * n};
             h.e2e_pageable_s = time_wall(cfg.reps, [&] {
-              lc::hash_packed(alg, hj, {h_out.data(), digest * n}, digest);
+              lc::hash_packed(alg, hj, {h_out.data(), digest * n}, digest, cfg.host);
             });
             lb::packed_hash_inputs pj = hj;
             pj.in = {{p_in->data(), bytes}, h_offsets};
             h.e2e_pinned_s = time_wall(cfg.reps, [&] {
-              lc::hash_packed(alg, pj, {p_out->data(), digest * n}, digest);
+              lc::hash_packed(alg, pj, {p_out->data(), digest * n}, digest, cfg.host);
             });
           }
           report(h);
@@ -313,6 +314,9 @@ int main(int argc, char** argv) {
     else if (a == "--no-e2e") cfg.e2e = false;
     else if (a == "--reps" && i + 1 < argc) cfg.reps = std::max(1, std::atoi(argv[++i]));
     else if (a == "--algorithms" && i + 1 < argc) cfg.algorithms = split_commas(argv[++i]);
+    else if (a == "--chunk-mib" && i + 1 < argc) cfg.host.chunk_bytes = std::strtoull(argv[++i], nullptr, 10) << 20;
+    else if (a == "--streams" && i + 1 < argc) cfg.host.streams = static_cast<unsigned>(std::atoi(argv[++i]));
+    else if (a == "--copy-threads" && i + 1 < argc) cfg.host.copy_threads = static_cast<unsigned>(std::atoi(argv[++i]));
     else if ((a == "--sizes" || a == "--counts") && i + 1 < argc) {
       std::vector<std::size_t>& v = a == "--sizes" ? cfg.sizes : cfg.counts;
       v.clear();
@@ -324,7 +328,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--out DIR] [--max-bytes N] [--quick] [--no-e2e] [--reps N] [--algorithms A,B,..]"
-                   " [--sizes S,T,..] [--counts N,M,..]\n",
+                   " [--sizes S,T,..] [--counts N,M,..] [--chunk-mib N] [--streams N] [--copy-threads N]\n",
                    argv[0]);
       return 64;
     }
