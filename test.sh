@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source tools/ensure-deps.sh
+start=$SECONDS
 for stage in tests/stages/*.sh; do
   echo "=== stage: $(basename "$stage" .sh)"
+  t0=$SECONDS
   bash "$stage"
+  echo "=== stage $(basename "$stage" .sh): $((SECONDS - t0)) s"
 done
-echo "=== all stages passed"
+echo "=== all stages passed in $((SECONDS - start)) s"
