@@ -84,6 +84,102 @@ constexpr std::size_t setup_cost_of() {
   else return 64;  // Ascon: two p^12 against p^8 per 16-byte block, about 48 bytes' worth
 }
 
+// Constructs H in the storage at st from the key or customization string its kind takes.
+template <class H>
+void construct_hasher(void* st, const std::uint8_t* key, const std::uint8_t* custom,
+                      std::size_t custom_len) {
+  if constexpr (H::keyed) {
+    (void)custom, (void)custom_len;
+    ::new (st) H(key);
+  } else if constexpr (H::kind == algorithm_kind::cxof) {
+    (void)key;
+    ::new (st) H(custom, custom_len);
+  } else {
+    (void)key, (void)custom, (void)custom_len;
+    ::new (st) H();
+  }
+}
+
+// The type-erased entry points of algorithm A that the table points to. Their bodies (below)
+// are what makes a translation unit that uses the registry compile every algorithm of the
+// list; a build that defines LWC_REGISTRY_COMPILED sees only these declarations and links the
+// bodies, compiled once, from its registry library (src/registry/entry_points.cpp). Without
+// it, as for every program that simply includes the headers, they are instantiated here.
+template <class A>
+struct entry_points {
+  static void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
+                      const std::uint8_t* nonce, const std::uint8_t* ad, std::size_t ad_len,
+                      const std::uint8_t* pt, std::size_t pt_len, std::uint8_t* ct,
+                      std::uint8_t* tag, std::size_t tag_len);
+  static bool decrypt(const std::uint8_t* key, const std::uint8_t* second_key,
+                      const std::uint8_t* nonce, const std::uint8_t* ad, std::size_t ad_len,
+                      const std::uint8_t* ct, std::size_t ct_len, const std::uint8_t* tag,
+                      std::size_t tag_len, std::uint8_t* pt);
+  static void init(void* st, const std::uint8_t* key, const std::uint8_t* custom,
+                   std::size_t custom_len);
+  static void absorb(void* st, const std::uint8_t* d, std::size_t n);
+  static void squeeze(void* st, std::uint8_t* o, std::size_t n);
+  static void copy(void* dst, const void* src);
+  static void destroy(void* st);
+  static void digest(const std::uint8_t* key, const std::uint8_t* custom, std::size_t custom_len,
+                     const std::uint8_t* in, std::size_t len, std::uint8_t* out,
+                     std::size_t out_len);
+};
+
+#if !defined(LWC_REGISTRY_COMPILED) || defined(LWC_REGISTRY_DEFINE_ENTRY_POINTS)
+// An AEAD's class provides encrypt/decrypt, a hash's the incremental interface; each entry
+// point is empty for the other kind (only the table's pointers of the right kind are used).
+template <class A>
+void entry_points<A>::encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
+                              const std::uint8_t* nonce, const std::uint8_t* ad,
+                              std::size_t ad_len, const std::uint8_t* pt, std::size_t pt_len,
+                              std::uint8_t* ct, std::uint8_t* tag, std::size_t tag_len) {
+  if constexpr (is_aead_v<A>) A::encrypt(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len);
+}
+template <class A>
+bool entry_points<A>::decrypt(const std::uint8_t* key, const std::uint8_t* second_key,
+                              const std::uint8_t* nonce, const std::uint8_t* ad,
+                              std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
+                              const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
+  if constexpr (is_aead_v<A>) return A::decrypt(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
+  else return false;
+}
+template <class A>
+void entry_points<A>::init(void* st, const std::uint8_t* key, const std::uint8_t* custom,
+                           std::size_t custom_len) {
+  if constexpr (!is_aead_v<A>) construct_hasher<A>(st, key, custom, custom_len);
+}
+template <class A>
+void entry_points<A>::absorb(void* st, const std::uint8_t* d, std::size_t n) {
+  if constexpr (!is_aead_v<A>) static_cast<A*>(st)->absorb(d, n);
+}
+template <class A>
+void entry_points<A>::squeeze(void* st, std::uint8_t* o, std::size_t n) {
+  if constexpr (!is_aead_v<A>) static_cast<A*>(st)->squeeze(o, n);
+}
+template <class A>
+void entry_points<A>::copy(void* dst, const void* src) {
+  if constexpr (!is_aead_v<A>) ::new (dst) A(*static_cast<const A*>(src));
+}
+template <class A>
+void entry_points<A>::destroy(void* st) {
+  if constexpr (!is_aead_v<A>) static_cast<A*>(st)->~A();
+}
+template <class A>
+void entry_points<A>::digest(const std::uint8_t* key, const std::uint8_t* custom,
+                             std::size_t custom_len, const std::uint8_t* in, std::size_t len,
+                             std::uint8_t* out, std::size_t out_len) {
+  if constexpr (!is_aead_v<A>) {
+    alignas(A) std::uint8_t storage[sizeof(A)];
+    construct_hasher<A>(storage, key, custom, custom_len);
+    A* h = std::launder(reinterpret_cast<A*>(storage));
+    h->absorb(in, len);
+    h->squeeze(out, out_len);
+    h->~A();
+  }
+}
+#endif
+
 template <class A>
 constexpr algorithm make_aead(const provenance& source) {
   algorithm a{};
@@ -99,35 +195,9 @@ constexpr algorithm make_aead(const provenance& source) {
   a.max_input_size = SIZE_MAX;
   a.block_size = A::block_size;
   a.setup_cost = setup_cost_of<A>();
-  a.encrypt = [](const std::uint8_t* key, const std::uint8_t* second_key,
-                 const std::uint8_t* nonce, const std::uint8_t* ad, std::size_t ad_len,
-                 const std::uint8_t* pt, std::size_t pt_len, std::uint8_t* ct, std::uint8_t* tag,
-                 std::size_t tag_len) {
-    A::encrypt(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len);
-  };
-  a.decrypt = [](const std::uint8_t* key, const std::uint8_t* second_key,
-                 const std::uint8_t* nonce, const std::uint8_t* ad, std::size_t ad_len,
-                 const std::uint8_t* ct, std::size_t ct_len, const std::uint8_t* tag,
-                 std::size_t tag_len, std::uint8_t* pt) {
-    return A::decrypt(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
-  };
+  a.encrypt = &entry_points<A>::encrypt;
+  a.decrypt = &entry_points<A>::decrypt;
   return a;
-}
-
-// Constructs H in the storage at st from the key or customization string its kind takes.
-template <class H>
-void construct_hasher(void* st, const std::uint8_t* key, const std::uint8_t* custom,
-                      std::size_t custom_len) {
-  if constexpr (H::keyed) {
-    (void)custom, (void)custom_len;
-    ::new (st) H(key);
-  } else if constexpr (H::kind == algorithm_kind::cxof) {
-    (void)key;
-    ::new (st) H(custom, custom_len);
-  } else {
-    (void)key, (void)custom, (void)custom_len;
-    ::new (st) H();
-  }
 }
 
 template <class H>
@@ -148,22 +218,12 @@ constexpr algorithm make_hash(const provenance& source) {
   a.block_size = H::block_size;
   a.setup_cost = setup_cost_of<H>();
   a.state_size = sizeof(H);
-  a.init = construct_hasher<H>;
-  a.absorb = [](void* st, const std::uint8_t* d, std::size_t n) {
-    static_cast<H*>(st)->absorb(d, n);
-  };
-  a.squeeze = [](void* st, std::uint8_t* o, std::size_t n) { static_cast<H*>(st)->squeeze(o, n); };
-  a.copy = [](void* dst, const void* src) { ::new (dst) H(*static_cast<const H*>(src)); };
-  a.destroy = [](void* st) { static_cast<H*>(st)->~H(); };
-  a.digest = [](const std::uint8_t* key, const std::uint8_t* custom, std::size_t custom_len,
-                const std::uint8_t* in, std::size_t len, std::uint8_t* out, std::size_t out_len) {
-    alignas(H) std::uint8_t storage[sizeof(H)];
-    construct_hasher<H>(storage, key, custom, custom_len);
-    H* h = std::launder(reinterpret_cast<H*>(storage));
-    h->absorb(in, len);
-    h->squeeze(out, out_len);
-    h->~H();
-  };
+  a.init = &entry_points<H>::init;
+  a.absorb = &entry_points<H>::absorb;
+  a.squeeze = &entry_points<H>::squeeze;
+  a.copy = &entry_points<H>::copy;
+  a.destroy = &entry_points<H>::destroy;
+  a.digest = &entry_points<H>::digest;
   return a;
 }
 
