@@ -1,4 +1,5 @@
-// The readers of untrusted text: the CLI's key-file parser (cli/keyfile.cpp) and the KAT reader
+// The readers of untrusted text: the key-file parser of the stream format (lwc::stream::parse_key,
+// which the CLI's keygen/encrypt/decrypt use) and the KAT reader
 // of the test suite (tests/support/kat_reader.hpp). The first input byte picks the parser.
 // Either may refuse its input with an exception; neither may crash, read out of bounds or
 // accept something it cannot reproduce: an accepted key formats back to a line that parses to
@@ -8,22 +9,22 @@
 #include <string>
 #include <string_view>
 
-#include "keyfile.hpp"
+#include <lwc/stream/format.hpp>
+
 #include "support/kat_reader.hpp"
-#include "util.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
   if (data[0] & 1) {
-    lwc::cli::master_key key;
+    lwc::stream::master_key key;
     try {
-      lwc::cli::parse_key(text, "fuzz", key);
-    } catch (const lwc::cli::failure&) {
+      lwc::stream::parse_key(text, "fuzz", key);
+    } catch (const lwc::stream::error&) {
       return 0;
     }
-    lwc::cli::master_key again;
-    lwc::cli::parse_key(lwc::cli::format_key(key), "fuzz", again);
+    lwc::stream::master_key again;
+    lwc::stream::parse_key(lwc::stream::format_key(key), "fuzz", again);
     if (again.bytes != key.bytes) __builtin_trap();
     return 0;
   }

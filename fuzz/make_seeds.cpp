@@ -1,8 +1,9 @@
 // Writes the seed corpus of the fuzz targets from the KAT files: for every algorithm of the
 // registry a sample of its known-answer records, laid out as fuzz_aead.cpp or fuzz_hash.cpp
 // reads its input (so the fuzzer starts from real key, nonce, message and length mixes), and
-// for fuzz_parsers pieces of KAT files and a key file.
-// Usage: fuzz_make_seeds VECTOR_DIR OUT_DIR  (writes OUT_DIR/{aead,hash,parsers}/)
+// for fuzz_parsers pieces of KAT files and a key file, and for fuzz_stream valid streams under
+// its fixed key (small chunks, so a few hundred bytes cross several chunk boundaries).
+// Usage: fuzz_make_seeds VECTOR_DIR OUT_DIR  (writes OUT_DIR/{aead,hash,parsers,stream}/)
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,7 +11,9 @@
 #include <vector>
 
 #include <lwc/registry.hpp>
+#include <lwc/stream.hpp>
 
+#include "stream_fuzz_key.hpp"
 #include "support/kat_reader.hpp"
 
 namespace fs = std::filesystem;
@@ -36,7 +39,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const fs::path vectors = argv[1], out = argv[2];
-  for (const char* d : {"aead", "hash", "parsers"}) fs::create_directories(out / d);
+  for (const char* d : {"aead", "hash", "parsers", "stream"}) fs::create_directories(out / d);
   std::size_t aead_index = 0, hash_index = 0, written = 0;
   for (const auto& a : lwc::algorithms()) {
     const std::size_t index = a.is_aead() ? aead_index++ : hash_index++;
@@ -112,6 +115,34 @@ int main(int argc, char** argv) {
   bytes s{1};
   s.insert(s.end(), keyfile.begin(), keyfile.end());
   put(out / "parsers", "keyfile", s);
-  std::printf("%zu seeds written to %s\n", written + 1, out.c_str());
+  ++written;
+  // Streams: three algorithms (the 16-byte tags of the Ascon ids, Xoodyak, and GIFT-COFB), 64-byte
+  // chunks, plaintexts around the chunk boundaries; first byte: the fuzzer's piece-size selector.
+  struct collect final : lwc::stream::sink {
+    bytes b;
+    void write(std::span<const lwc::bytes_view> pieces) override {
+      for (lwc::bytes_view p : pieces) b.insert(b.end(), p.begin(), p.end());
+    }
+  };
+  const std::uint8_t salt[lwc::stream::salt_size] = {0xa5, 0x5a, 1, 2, 3};
+  for (const char* alg : {"ascon-aead128", "xoodyak", "gift-cofb"}) {
+    for (std::size_t n : {0, 1, 63, 64, 65, 200}) {
+      lwc::stream::options opt;
+      opt.algorithm = alg;
+      opt.chunk_shift = 6;
+      opt.threads = 1;
+      opt.fixed_salt_for_tests = {salt, sizeof salt};
+      lwc::stream::encryptor e(lwc::fuzz::stream_key(), opt);
+      collect c;
+      c.b.push_back(static_cast<std::uint8_t>(n));
+      bytes pt(n);
+      for (std::size_t i = 0; i < n; ++i) pt[i] = static_cast<std::uint8_t>(i * 7);
+      e.write(pt, c);
+      e.finish(c);
+      put(out / "stream", std::string(alg) + "-" + std::to_string(n), c.b);
+      ++written;
+    }
+  }
+  std::printf("%zu seeds written to %s\n", written, out.c_str());
   return 0;
 }

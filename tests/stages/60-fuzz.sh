@@ -21,9 +21,9 @@ seconds=${LWC_FUZZ_SECONDS:-20}
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLWC_FUZZ=ON \
   -DLWC_BUILD_TESTS=OFF -DLWC_BUILD_BENCH=OFF -DLWC_BUILD_EXAMPLES=OFF -DLWC_BUILD_CAPI=OFF \
   -DLWC_ENABLE_CUDA=OFF >/dev/null
-cmake --build "$build" -j"${LWC_JOBS:-$(nproc)}" --target fuzz_aead fuzz_hash fuzz_parsers fuzz_seeds
+cmake --build "$build" -j"${LWC_JOBS:-$(nproc)}" --target fuzz_aead fuzz_hash fuzz_parsers fuzz_stream fuzz_seeds
 mkdir -p "$build/findings"
-for target in aead hash parsers; do
+for target in aead hash parsers stream; do
   corpus="$build/corpus/$target"
   mkdir -p "$corpus"
   echo "--- fuzz_$target: ${seconds} s"
