@@ -15,6 +15,13 @@ namespace lwc::simd::portable {
 #define LWC_PORTABLE_LANES 2
 #endif
 
-constinit const lwc::batch::detail::backend_ops ops = make_ops<vec<LWC_PORTABLE_LANES>>("portable");
+// 32-bit lanes: four, one SSE2 register's worth on x86-64, which the compiler may vectorize
+// the plain loops of vec32 into.
+#ifndef LWC_PORTABLE_LANES32
+#define LWC_PORTABLE_LANES32 4
+#endif
+
+constinit const lwc::batch::detail::backend_ops ops =
+    make_ops<vec<LWC_PORTABLE_LANES>, vec32<LWC_PORTABLE_LANES32>>("portable");
 
 }  // namespace lwc::simd::portable

@@ -1,5 +1,6 @@
-// Portable N-lane vector: N independent 64-bit words in a plain array. It runs on any CPU and
-// any byte order; the compiler may map it onto whatever baseline SIMD the target has.
+// Portable N-lane vectors: N independent 64-bit words (vec) or 32-bit words (vec32) in a plain
+// array. They run on any CPU and any byte order; the compiler may map them onto whatever
+// baseline SIMD the target has.
 #pragma once
 
 #include <bit>
@@ -117,6 +118,114 @@ struct vec {
     x = (x & 0x0000ffff0000ffffull) << 16 | (x >> 16 & 0x0000ffff0000ffffull);
     return x << 32 | x >> 32;
 #endif
+  }
+};
+
+// Portable N-lane vector of 32-bit words (lane_vector32). Small enough that the compiler can
+// keep a few of them in general-purpose registers or, with N = 4, map each onto one SSE2
+// register of the baseline x86-64 target.
+template <std::size_t N>
+struct vec32 {
+  static constexpr std::size_t lanes = N;
+  std::uint32_t v[N];
+
+  LWC_SIMD_INLINE static vec32 set1(std::uint32_t c) {
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = c;
+    return r;
+  }
+  LWC_SIMD_INLINE static vec32 load(const std::uint32_t* p) {
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = p[i];
+    return r;
+  }
+  LWC_SIMD_INLINE void store(std::uint32_t* p) const {
+    for (std::size_t i = 0; i < N; ++i) p[i] = v[i];
+  }
+  LWC_SIMD_INLINE friend vec32 operator^(const vec32& a, const vec32& b) {
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] ^ b.v[i];
+    return r;
+  }
+  LWC_SIMD_INLINE friend vec32 operator+(const vec32& a, const vec32& b) {
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] + b.v[i];
+    return r;
+  }
+  LWC_SIMD_INLINE static vec32 not_(const vec32& a) {
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = ~a.v[i];
+    return r;
+  }
+  LWC_SIMD_INLINE static vec32 and_(const vec32& a, const vec32& b) {
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] & b.v[i];
+    return r;
+  }
+  LWC_SIMD_INLINE static vec32 xor3(const vec32& a, const vec32& b, const vec32& c) {
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] ^ b.v[i] ^ c.v[i];
+    return r;
+  }
+  // a ^ (~b & c)
+  LWC_SIMD_INLINE static vec32 xor_andn(const vec32& a, const vec32& b, const vec32& c) {
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] ^ (~b.v[i] & c.v[i]);
+    return r;
+  }
+  // m ? a : b, bit by bit (m is all-ones or zero per lane where the kernels use it).
+  LWC_SIMD_INLINE static vec32 select(const vec32& m, const vec32& a, const vec32& b) {
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = b.v[i] ^ ((a.v[i] ^ b.v[i]) & m.v[i]);
+    return r;
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec32 rotr(const vec32& a) {
+    static_assert(R > 0 && R < 32);
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = (a.v[i] >> R) | (a.v[i] << (32 - R));
+    return r;
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec32 shl(const vec32& a) {
+    static_assert(R > 0 && R < 32);
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] << R;
+    return r;
+  }
+  template <unsigned R>
+  LWC_SIMD_INLINE static vec32 shr(const vec32& a) {
+    static_assert(R > 0 && R < 32);
+    vec32 r;
+    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] >> R;
+    return r;
+  }
+
+  // Word k of lane j is the 4 bytes at p[j] + off + 4 k, little endian.
+  template <std::size_t W>
+  LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, std::size_t off, vec32 (&w)[W]) {
+    for (std::size_t j = 0; j < N; ++j)
+      for (std::size_t k = 0; k < W; ++k) w[k].v[j] = read(p[j] + off + 4 * k);
+  }
+  template <std::size_t W>
+  LWC_SIMD_INLINE static void store_blocks(std::uint8_t* const* p, std::size_t off, const vec32 (&w)[W]) {
+    for (std::size_t j = 0; j < N; ++j)
+      for (std::size_t k = 0; k < W; ++k) write(p[j] + off + 4 * k, w[k].v[j]);
+  }
+
+ private:
+  LWC_SIMD_INLINE static std::uint32_t read(const std::uint8_t* p) {
+    std::uint32_t x;
+    std::memcpy(&x, p, 4);
+    if constexpr (std::endian::native == std::endian::big) x = swap(x);
+    return x;
+  }
+  LWC_SIMD_INLINE static void write(std::uint8_t* p, std::uint32_t x) {
+    if constexpr (std::endian::native == std::endian::big) x = swap(x);
+    std::memcpy(p, &x, 4);
+  }
+  LWC_SIMD_INLINE static std::uint32_t swap(std::uint32_t x) {
+    return (x >> 24) | (x >> 8 & 0xff00u) | (x << 8 & 0xff0000u) | (x << 24);
   }
 };
 

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common.hpp"
 #include "scheduler.hpp"
 
 #ifndef LWC_SIMD_NS
@@ -465,7 +466,7 @@ namespace lwc::simd::LWC_SIMD_NS::eng {
 #ifndef LWC_BATCH_ACORN_JOB_BY_JOB
 template <>
 struct lane_kernel<lwc::acorn::acorn128> {
-  template <class V>
+  template <lane_vector V>
   static void aead(const aead_task& t) { acorn_lanes::run<V>(t); }
 };
 #endif
