@@ -397,7 +397,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
         // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
         // but it comes from the key, and a branch on it is what the constant-time check flags.
         const u8 keep = static_cast<u8>(0 - static_cast<u8>(ok));
-        for (size_t b = 0; b < d.len; ++b) d.out[b] &= keep;
+        keep_or_zero(d.out, d.len, keep);
       } else {
         store_partial<be>(d.tag, t0, n0);
         store_partial<be>(d.tag + 8, t1, n1);

@@ -50,6 +50,15 @@ struct word32 {
   LWC_SIMD_INLINE static word32 shr(word32 a) { return {a.v >> R}; }
 };
 
+// A decrypted job's output ANDed with keep (0xff: the tag verified, 0: rejected), so that a
+// rejected plaintext is zeroed without a branch on the verdict. Taking the pointer and length
+// by value matters: read through a job descriptor, they could alias the bytes stored, and the
+// compiler would then reload them every byte instead of vectorizing the loop (measured at
+// half the AVX-512 decryption speed at 1 KiB on an AMD Zen 4).
+LWC_SIMD_INLINE void keep_or_zero(u8* out, size_t len, u8 keep) {
+  for (size_t b = 0; b < len; ++b) out[b] &= keep;
+}
+
 // Word stores through a volatile pointer, so that they are not dropped as dead; n is a
 // multiple of 8 for every object wiped here.
 LWC_SIMD_INLINE void wipe(void* p, size_t n) {
