@@ -15,8 +15,8 @@ namespace lwc::simd::portable {
 #define LWC_PORTABLE_LANES 2
 #endif
 
-// 32-bit lanes: four, one SSE2 register's worth on x86-64, which the compiler may vectorize
-// the plain loops of vec32 into.
+// 32-bit lanes (Xoodyak, SPARKLE): four, one 128-bit register's worth (SSE2 on x86-64);
+// measured against eight in docs/performance-batch.md.
 #ifndef LWC_PORTABLE_LANES32
 #define LWC_PORTABLE_LANES32 4
 #endif

@@ -121,96 +121,119 @@ struct vec {
   }
 };
 
-// Portable N-lane vector of 32-bit words (lane_vector32). Small enough that the compiler can
-// keep a few of them in general-purpose registers or, with N = 4, map each onto one SSE2
-// register of the baseline x86-64 target.
+// The lanes of a vec32: a GNU vector where the compiler has them, which it maps onto the
+// target's baseline SIMD registers (SSE2 on x86-64, NEON on AArch64) or lowers to scalar code;
+// otherwise an array with the same operators. The array form was measured at less than half the
+// single-message core's speed for Xoodyak on x86-64 (GCC 12 keeps its words in general-purpose
+// registers and spills them), the vector form above it (docs/performance-batch.md).
+#if defined(__GNUC__) || defined(__clang__)
+template <std::size_t N>
+struct gnu_u32_vector {
+  typedef std::uint32_t type __attribute__((vector_size(4 * N)));
+};
+template <std::size_t N>
+using u32_lanes = typename gnu_u32_vector<N>::type;
+#else
+template <std::size_t N>
+struct u32_lanes {
+  std::uint32_t w[N];
+  std::uint32_t& operator[](std::size_t i) { return w[i]; }
+  std::uint32_t operator[](std::size_t i) const { return w[i]; }
+  template <class F>
+  static u32_lanes map(F f) {
+    u32_lanes r;
+    for (std::size_t i = 0; i < N; ++i) r.w[i] = f(i);
+    return r;
+  }
+  friend u32_lanes operator^(const u32_lanes& a, const u32_lanes& b) {
+    return map([&](std::size_t i) { return a.w[i] ^ b.w[i]; });
+  }
+  friend u32_lanes operator&(const u32_lanes& a, const u32_lanes& b) {
+    return map([&](std::size_t i) { return a.w[i] & b.w[i]; });
+  }
+  friend u32_lanes operator|(const u32_lanes& a, const u32_lanes& b) {
+    return map([&](std::size_t i) { return a.w[i] | b.w[i]; });
+  }
+  friend u32_lanes operator+(const u32_lanes& a, const u32_lanes& b) {
+    return map([&](std::size_t i) { return a.w[i] + b.w[i]; });
+  }
+  friend u32_lanes operator~(const u32_lanes& a) {
+    return map([&](std::size_t i) { return ~a.w[i]; });
+  }
+  friend u32_lanes operator<<(const u32_lanes& a, unsigned n) {
+    return map([&](std::size_t i) { return a.w[i] << n; });
+  }
+  friend u32_lanes operator>>(const u32_lanes& a, unsigned n) {
+    return map([&](std::size_t i) { return a.w[i] >> n; });
+  }
+};
+#endif
+
+// Portable N-lane vector of 32-bit words (lane_vector32); N a power of two.
 template <std::size_t N>
 struct vec32 {
+  static_assert(N != 0 && (N & (N - 1)) == 0);
   static constexpr std::size_t lanes = N;
-  std::uint32_t v[N];
+  u32_lanes<N> v;
 
   LWC_SIMD_INLINE static vec32 set1(std::uint32_t c) {
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = c;
-    return r;
+    std::uint32_t t[N];
+    for (std::size_t i = 0; i < N; ++i) t[i] = c;
+    return load(t);
   }
   LWC_SIMD_INLINE static vec32 load(const std::uint32_t* p) {
     vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = p[i];
+    std::memcpy(&r.v, p, sizeof r.v);
     return r;
   }
-  LWC_SIMD_INLINE void store(std::uint32_t* p) const {
-    for (std::size_t i = 0; i < N; ++i) p[i] = v[i];
-  }
-  LWC_SIMD_INLINE friend vec32 operator^(const vec32& a, const vec32& b) {
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] ^ b.v[i];
-    return r;
-  }
-  LWC_SIMD_INLINE friend vec32 operator+(const vec32& a, const vec32& b) {
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] + b.v[i];
-    return r;
-  }
-  LWC_SIMD_INLINE static vec32 not_(const vec32& a) {
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = ~a.v[i];
-    return r;
-  }
-  LWC_SIMD_INLINE static vec32 and_(const vec32& a, const vec32& b) {
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] & b.v[i];
-    return r;
-  }
+  LWC_SIMD_INLINE void store(std::uint32_t* p) const { std::memcpy(p, &v, sizeof v); }
+  LWC_SIMD_INLINE friend vec32 operator^(const vec32& a, const vec32& b) { return {a.v ^ b.v}; }
+  LWC_SIMD_INLINE friend vec32 operator+(const vec32& a, const vec32& b) { return {a.v + b.v}; }
+  LWC_SIMD_INLINE static vec32 not_(const vec32& a) { return {~a.v}; }
+  LWC_SIMD_INLINE static vec32 and_(const vec32& a, const vec32& b) { return {a.v & b.v}; }
   LWC_SIMD_INLINE static vec32 xor3(const vec32& a, const vec32& b, const vec32& c) {
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] ^ b.v[i] ^ c.v[i];
-    return r;
+    return {a.v ^ b.v ^ c.v};
   }
   // a ^ (~b & c)
   LWC_SIMD_INLINE static vec32 xor_andn(const vec32& a, const vec32& b, const vec32& c) {
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] ^ (~b.v[i] & c.v[i]);
-    return r;
+    return {a.v ^ (~b.v & c.v)};
   }
   // m ? a : b, bit by bit (m is all-ones or zero per lane where the kernels use it).
   LWC_SIMD_INLINE static vec32 select(const vec32& m, const vec32& a, const vec32& b) {
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = b.v[i] ^ ((a.v[i] ^ b.v[i]) & m.v[i]);
-    return r;
+    return {b.v ^ ((a.v ^ b.v) & m.v)};
   }
   template <unsigned R>
   LWC_SIMD_INLINE static vec32 rotr(const vec32& a) {
     static_assert(R > 0 && R < 32);
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = (a.v[i] >> R) | (a.v[i] << (32 - R));
-    return r;
+    return {(a.v >> R) | (a.v << (32 - R))};
   }
   template <unsigned R>
   LWC_SIMD_INLINE static vec32 shl(const vec32& a) {
     static_assert(R > 0 && R < 32);
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] << R;
-    return r;
+    return {a.v << R};
   }
   template <unsigned R>
   LWC_SIMD_INLINE static vec32 shr(const vec32& a) {
     static_assert(R > 0 && R < 32);
-    vec32 r;
-    for (std::size_t i = 0; i < N; ++i) r.v[i] = a.v[i] >> R;
-    return r;
+    return {a.v >> R};
   }
 
   // Word k of lane j is the 4 bytes at p[j] + off + 4 k, little endian.
   template <std::size_t W>
   LWC_SIMD_INLINE static void load_blocks(const std::uint8_t* const* p, std::size_t off, vec32 (&w)[W]) {
-    for (std::size_t j = 0; j < N; ++j)
-      for (std::size_t k = 0; k < W; ++k) w[k].v[j] = read(p[j] + off + 4 * k);
+    for (std::size_t k = 0; k < W; ++k) {
+      std::uint32_t t[N];
+      for (std::size_t j = 0; j < N; ++j) t[j] = read(p[j] + off + 4 * k);
+      w[k] = load(t);
+    }
   }
   template <std::size_t W>
   LWC_SIMD_INLINE static void store_blocks(std::uint8_t* const* p, std::size_t off, const vec32 (&w)[W]) {
-    for (std::size_t j = 0; j < N; ++j)
-      for (std::size_t k = 0; k < W; ++k) write(p[j] + off + 4 * k, w[k].v[j]);
+    for (std::size_t k = 0; k < W; ++k) {
+      std::uint32_t t[N];
+      w[k].store(t);
+      for (std::size_t j = 0; j < N; ++j) write(p[j] + off + 4 * k, t[j]);
+    }
   }
 
  private:
