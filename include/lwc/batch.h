@@ -102,7 +102,9 @@ LWC_BATCH_API int lwc_batch_hash_packed(const char* alg, size_t n, const uint8_t
 LWC_BATCH_API const char* lwc_batch_default_backend(void);
 /* 1 when this build has the backend and this CPU runs it, else 0. */
 LWC_BATCH_API int lwc_batch_backend_available(const char* backend);
-/* Messages a backend processes side by side per thread; 0 for an unavailable backend. */
+/* Messages a backend processes side by side per thread (16 for avx512, 8 for avx2, 2 for
+ * portable, whose kernels of 32-bit lanes, Xoodyak and SPARKLE, run 4); 0 for an unavailable
+ * backend. */
 LWC_BATCH_API size_t lwc_batch_lanes(const char* backend);
 /* 1 when the batch engine runs the algorithm, else 0. */
 LWC_BATCH_API int lwc_batch_supports(const char* alg);

@@ -49,7 +49,9 @@ std::span<const std::string_view> available_backends() noexcept;
 // by the environment variable LWC_BACKEND (portable|avx2|avx512) when that one is
 // available; read once per process.
 std::string_view default_backend() noexcept;
-// Messages processed side by side per thread by a backend (its lane count); 0 if unknown.
+// Messages processed side by side per thread by a backend (its lane count: 16 for avx512, 8
+// for avx2, 2 for portable, whose kernels of 32-bit lanes, Xoodyak and SPARKLE, run 4); 0 if
+// unknown.
 std::size_t lanes(std::string_view backend) noexcept;
 
 // ---- AEAD -----------------------------------------------------------------------------------

@@ -15,6 +15,6 @@ using engine_vec = vec;
 using engine_vec = vec_pair<vec>;
 #endif
 
-constinit const lwc::batch::detail::backend_ops ops = make_ops<engine_vec>("avx2");
+constinit const lwc::batch::detail::backend_ops ops = make_ops<engine_vec, vec32>("avx2");
 
 }  // namespace lwc::simd::avx2

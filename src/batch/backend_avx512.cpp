@@ -16,6 +16,6 @@ using engine_vec = vec;
 using engine_vec = vec_pair<vec>;
 #endif
 
-constinit const lwc::batch::detail::backend_ops ops = make_ops<engine_vec>("avx512");
+constinit const lwc::batch::detail::backend_ops ops = make_ops<engine_vec, vec32>("avx512");
 
 }  // namespace lwc::simd::avx512

@@ -15,6 +15,13 @@ namespace lwc::simd::portable {
 #define LWC_PORTABLE_LANES 2
 #endif
 
-constinit const lwc::batch::detail::backend_ops ops = make_ops<vec<LWC_PORTABLE_LANES>>("portable");
+// 32-bit lanes (Xoodyak, SPARKLE): four, one 128-bit register's worth (SSE2 on x86-64);
+// measured against eight in docs/performance-batch.md.
+#ifndef LWC_PORTABLE_LANES32
+#define LWC_PORTABLE_LANES32 4
+#endif
+
+constinit const lwc::batch::detail::backend_ops ops =
+    make_ops<vec<LWC_PORTABLE_LANES>, vec32<LWC_PORTABLE_LANES32>>("portable");
 
 }  // namespace lwc::simd::portable

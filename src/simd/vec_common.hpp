@@ -43,4 +43,33 @@ concept lane_vector = requires(const V& a, const V& b, const V& c, std::uint64_t
   V::template store_blocks<false>(dst, std::size_t{}, static_cast<const V(&)[2]>(blocks));
 };
 
+// The same with V::lanes 32-bit lanes, for the permutations built on 32-bit words (Xoodoo,
+// SPARKLE): lane-wise logic, 32-bit addition (SPARKLE's ARX-box), rotations and shifts, a
+// lane-wise select (lanes of a batch that sit out a step), and block loads/stores that gather
+// W little-endian words per lane from each lane's own pointer at a common offset. It is a
+// concept of its own rather than a lane width parameter of lane_vector: a backend provides it
+// with a different lane count (twice as many lanes per register) and the kernels of the two
+// widths share no code.
+template <class V>
+concept lane_vector32 = requires(const V& a, const V& b, const V& c, std::uint32_t* words,
+                                 const std::uint8_t* const* src, std::uint8_t* const* dst,
+                                 V (&blocks)[7]) {
+  { V::lanes } -> std::convertible_to<std::size_t>;
+  { V::set1(std::uint32_t{}) } -> std::same_as<V>;
+  { V::load(static_cast<const std::uint32_t*>(words)) } -> std::same_as<V>;
+  a.store(words);
+  { a ^ b } -> std::same_as<V>;
+  { a + b } -> std::same_as<V>;
+  { V::not_(a) } -> std::same_as<V>;
+  { V::and_(a, b) } -> std::same_as<V>;
+  { V::xor3(a, b, c) } -> std::same_as<V>;
+  { V::xor_andn(a, b, c) } -> std::same_as<V>;
+  { V::select(a, b, c) } -> std::same_as<V>;
+  { V::template rotr<1>(a) } -> std::same_as<V>;
+  { V::template shl<1>(a) } -> std::same_as<V>;
+  { V::template shr<1>(a) } -> std::same_as<V>;
+  V::load_blocks(src, std::size_t{}, blocks);
+  V::store_blocks(dst, std::size_t{}, static_cast<const V(&)[7]>(blocks));
+};
+
 }  // namespace lwc::simd

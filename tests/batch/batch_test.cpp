@@ -199,6 +199,66 @@ TEST_P(BatchTest, TamperingFailsOnlyThatJob) {
   }
 }
 
+// The lane kernels at their edges, in one batch per algorithm: message lengths at and around
+// one, two and three blocks (the algorithm's block_size) and empty; associated data empty, at
+// and around multiples of 8 up to 96, and at and around 44 and 88 (Xoodyak absorbs associated
+// data in 44-byte blocks, the others in their rate). Every message length meets every
+// associated-data length, in shuffled order, so the jobs that start together take different
+// numbers of associated-data blocks and leave the lanes at different steps. Then every fifth
+// job is decrypted with one tag bit flipped: those fail and are zeroed, the others verify.
+TEST_P(BatchTest, LaneKernelsAtBlockEdges) {
+  for (const char* name : aead_algs) {
+    if (!lwc::batch::has_lanes(name, GetParam().backend)) continue;
+    SCOPED_TRACE(name);
+    const lwc::algorithm& a = lwc::get_algorithm(name);
+    const std::size_t b = a.block_size;
+    std::vector<std::size_t> msg_lens{0, 1};
+    for (std::size_t k = 1; k <= 3; ++k)
+      for (std::size_t n : {k * b - 1, k * b, k * b + 1})
+        if (n > msg_lens.back()) msg_lens.push_back(n);
+    std::vector<std::size_t> ad_lens{0, 1, 43, 44, 45, 87, 88, 89};
+    for (std::size_t k = 1; k <= 12; ++k)
+      for (std::size_t n : {8 * k - 1, 8 * k, 8 * k + 1}) ad_lens.push_back(n);
+    aead_batch batch;
+    batch.tag_len = a.tag_size;
+    for (std::size_t m : msg_lens) {
+      for (std::size_t d : ad_lens) {
+        batch.key.push_back(random_bytes(rng, a.key_size));
+        batch.nonce.push_back(random_bytes(rng, a.nonce_size));
+        batch.second_key.emplace_back();
+        batch.ad.push_back(random_bytes(rng, d));
+        batch.pt.push_back(random_bytes(rng, m));
+      }
+    }
+    const std::size_t n = batch.key.size();
+    for (std::size_t i = n; i > 1; --i) {
+      const std::size_t j = rng() % i;
+      for (std::vector<bytes>* f : {&batch.key, &batch.nonce, &batch.ad, &batch.pt})
+        std::swap((*f)[i - 1], (*f)[j]);
+    }
+    reference_encrypt(a, batch);
+
+    std::vector<bytes> ct = sized_like(batch.pt), tags(n, bytes(batch.tag_len, 0xee));
+    auto jobs = jobs_for(batch, batch.pt, ct, tags);
+    lwc::batch::encrypt(name, jobs, batch.tag_len, opt());
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(ct[i], batch.ct[i]) << job_name(i, batch);
+      ASSERT_EQ(tags[i], batch.tag[i]) << job_name(i, batch);
+    }
+
+    for (std::size_t i = 0; i < n; i += 5) tags[i][i % batch.tag_len] ^= 0x10;
+    std::vector<bytes> pt = sized_like(batch.pt);
+    std::vector<std::uint8_t> ok(n, 7);
+    auto djobs = jobs_for(batch, batch.ct, pt, tags);
+    EXPECT_EQ(lwc::batch::decrypt(name, djobs, ok, batch.tag_len, opt()), n - (n + 4) / 5);
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool forged = i % 5 == 0;
+      ASSERT_EQ(ok[i], forged ? 0 : 1) << job_name(i, batch);
+      ASSERT_EQ(pt[i], forged ? bytes(pt[i].size(), 0) : batch.pt[i]) << job_name(i, batch);
+    }
+  }
+}
+
 TEST_P(BatchTest, PackedLayoutEqualsJobs) {
   for (const char* name : aead_algs) {
     const lwc::algorithm& a = lwc::get_algorithm(name);
@@ -290,6 +350,31 @@ TEST_P(BatchTest, HashesEqualSingleMessageCode) {
         ASSERT_EQ(cases[i].out, reference_digest(a, cases[i]))
             << name << " job " << i << " (" << cases[i].msg.size() << " bytes)";
     }
+  }
+}
+
+// Every input length from 0 to four blocks and one byte (the algorithm's block_size) of each
+// hash with lane kernels, in one batch in shuffled order.
+TEST_P(BatchTest, LaneHashesAtBlockEdges) {
+  for (const char* name : hash_algs) {
+    if (!lwc::batch::has_lanes(name, GetParam().backend)) continue;
+    SCOPED_TRACE(name);
+    const lwc::algorithm& a = lwc::get_algorithm(name);
+    ASSERT_FALSE(a.is_keyed());  // lane kernels exist for unkeyed hashes and XOFs only
+    const std::size_t b = a.block_size != 0 ? a.block_size : 8;
+    std::vector<hash_case> cases;
+    for (std::size_t len = 0; len <= 4 * b + 1; ++len) {
+      hash_case c;
+      c.msg = random_bytes(rng, len);
+      c.out.assign(a.max_output_size != 0 ? a.output_size : len % 41, 0xee);
+      cases.push_back(std::move(c));
+    }
+    for (std::size_t i = cases.size(); i > 1; --i) std::swap(cases[i - 1], cases[rng() % i]);
+    std::vector<lwc::batch::hash_job> jobs;
+    for (hash_case& c : cases) jobs.push_back({c.msg, c.out, c.key, c.custom});
+    lwc::batch::hash(a, jobs, opt());
+    for (const hash_case& c : cases)
+      ASSERT_EQ(c.out, reference_digest(a, c)) << c.msg.size() << " bytes";
   }
 }
 

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common.hpp"
 #include "scheduler.hpp"
 
 #ifndef LWC_SIMD_NS
@@ -410,7 +411,7 @@ class engine : public lane_scheduler<engine<V, Decrypt>> {
       // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
       // but it comes from the key, and a branch on it is what the constant-time check flags.
       const u8 keep = static_cast<u8>(0 - static_cast<u8>(ok));
-      for (size_t b = 0; b < d.len; ++b) d.out[b] &= keep;
+      keep_or_zero(d.out, d.len, keep);
     } else {
       std::memcpy(d.tag, tag, tag_bytes);
     }
@@ -465,7 +466,7 @@ namespace lwc::simd::LWC_SIMD_NS::eng {
 #ifndef LWC_BATCH_ACORN_JOB_BY_JOB
 template <>
 struct lane_kernel<lwc::acorn::acorn128> {
-  template <class V>
+  template <lane_vector V>
   static void aead(const aead_task& t) { acorn_lanes::run<V>(t); }
 };
 #endif

@@ -30,6 +30,7 @@
 
 #include "../../simd/permute_lanes.hpp"
 #include "../backend.hpp"
+#include "common.hpp"
 #include "scheduler.hpp"
 
 #ifndef LWC_SIMD_NS
@@ -103,36 +104,6 @@ LWC_SIMD_INLINE u64 pad_bit(size_t n) {
 template <bool BE>
 inline constexpr u8 pad_byte = BE ? 0x80 : 0x01;
 
-// Word stores through a volatile pointer, so that they are not dropped as dead; n is a
-// multiple of 8 for every object wiped here.
-LWC_SIMD_INLINE void wipe(void* p, size_t n) {
-  volatile u64* v = static_cast<volatile u64*>(p);
-  for (size_t i = 0; i < n / 8; ++i) v[i] = 0;
-}
-
-// Every lane streams through a message of its own, V::lanes streams in and as many out: more
-// than the hardware prefetchers follow, and the loads then wait for memory (measured on an
-// AMD Zen 4 with batches larger than the caches). Once per cache line of progress, each
-// lane asks for the line prefetch_distance bytes ahead of its input and of its output. The
-// distance reaches past a short message into the ones packed after it, which the lanes take
-// next when a batch is one contiguous buffer (numpy arrays, Arrow columns): 4 KiB measured
-// best of 0.5, 1.5 and 4 KiB (docs/performance-batch.md). A prefetch never faults, so an
-// address past a buffer's end is harmless.
-inline constexpr size_t prefetch_distance = 4096;
-
-template <size_t N>
-LWC_SIMD_INLINE void prefetch_lanes(const u8* const (&src)[N], u8* const (&dst)[N], size_t off) {
-#if defined(__GNUC__) || defined(__clang__)
-  if (off % 64 != 0) return;
-  for (size_t j = 0; j < N; ++j) {
-    __builtin_prefetch(src[j] + off + prefetch_distance, 0);
-    __builtin_prefetch(dst[j] + off + prefetch_distance, 1);
-  }
-#else
-  (void)src, (void)dst, (void)off;
-#endif
-}
-
 template <class V>
 LWC_SIMD_INLINE void load_state(V (&x)[5], const u64 (&s)[5][V::lanes]) {
   for (int i = 0; i < 5; ++i) x[i] = V::load(s[i]);
@@ -149,61 +120,6 @@ LWC_SIMD_INLINE void permute_array(u64 (&s)[5][V::lanes]) {
   permute<Rounds>(x);
   store_state(x, s);
 }
-
-// Per-lane cursors shared by both engines: where the lane's next block comes from and goes
-// to, and how many steps remain in the current segment. Within a run of steps every lane
-// moves by one block per step, so a single offset addresses all of them; a lane that reads
-// no input (squeezing, idle) reads a zero area and a lane whose output is discarded (absorbing,
-// idle) writes a scratch area instead, each max_run blocks long, and runs are cut to max_run
-// steps while such a lane exists.
-//
-// With many lanes and mixed lengths some lane ends a segment every few steps, so the
-// bookkeeping between runs is written without branches over the lanes, for the compiler to
-// vectorize.
-template <size_t N, size_t Rate>
-struct lane_cursors {
-  static constexpr size_t max_run = 64;
-  static constexpr u64 idle_left = u64{1} << 62;  // never reached: idle lanes are capped runs
-
-  std::uintptr_t src[N];
-  std::uintptr_t dst[N];
-  u64 src_moves[N];  // all-ones when src advances a block per step, 0 when it stays put
-  u64 dst_moves[N];
-  u64 left[N];
-  alignas(64) u8 zero[max_run * Rate] = {};
-  alignas(64) u8 sink[max_run * Rate];
-
-  LWC_SIMD_INLINE void idle(size_t j) { set(j, nullptr, nullptr, idle_left); }
-  // s or d null: read zeros or discard the output.
-  LWC_SIMD_INLINE void set(size_t j, const u8* s, u8* d, u64 n) {
-    src_moves[j] = s != nullptr ? ~u64{0} : 0;
-    src[j] = reinterpret_cast<std::uintptr_t>(s != nullptr ? s : zero);
-    dst_moves[j] = d != nullptr ? ~u64{0} : 0;
-    dst[j] = reinterpret_cast<std::uintptr_t>(d != nullptr ? d : sink);
-    left[j] = n;
-  }
-  // The length of the next run: up to the first segment end, at most max_run steps when a
-  // lane uses the zero or scratch area.
-  LWC_SIMD_INLINE u64 run_length() const {
-    u64 k = idle_left, moving = ~u64{0};
-    for (size_t j = 0; j < N; ++j) {
-      k = left[j] < k ? left[j] : k;
-      moving &= src_moves[j] & dst_moves[j];
-    }
-    return moving == 0 && k > max_run ? max_run : k;
-  }
-  // After a run of k steps.
-  LWC_SIMD_INLINE void advance(u64 k) {
-    const u64 bytes = k * Rate;
-    for (size_t j = 0; j < N; ++j) {
-      src[j] += bytes & src_moves[j];
-      dst[j] += bytes & dst_moves[j];
-      left[j] -= k;
-    }
-  }
-  LWC_SIMD_INLINE const u8* src_ptr(size_t j) const { return reinterpret_cast<const u8*>(src[j]); }
-  LWC_SIMD_INLINE u8* dst_ptr(size_t j) const { return reinterpret_cast<u8*>(dst[j]); }
-};
 
 // Short associated data (AEAD) or short messages (hashes) are copied with their padding into
 // a per-lane area of this many bytes, so that they take one segment instead of two.
@@ -481,7 +397,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
         // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
         // but it comes from the key, and a branch on it is what the constant-time check flags.
         const u8 keep = static_cast<u8>(0 - static_cast<u8>(ok));
-        for (size_t b = 0; b < d.len; ++b) d.out[b] &= keep;
+        keep_or_zero(d.out, d.len, keep);
       } else {
         store_partial<be>(d.tag, t0, n0);
         store_partial<be>(d.tag + 8, t1, n1);
@@ -675,12 +591,12 @@ void run_sponge(const sponge_task& t) {
 
 template <class Params>
 struct ascon_aead_lanes {
-  template <class V>
+  template <lane_vector V>
   static void aead(const aead_task& t) { run_aead<V, Params>(t); }
 };
 template <class Params>
 struct ascon_sponge_lanes {
-  template <class V>
+  template <lane_vector V>
   static void sponge(const sponge_task& t) { run_sponge<V, Params>(t); }
 };
 

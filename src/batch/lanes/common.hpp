@@ -1,0 +1,158 @@
+// Pieces shared by the lane kernels of every family: wiping, prefetching the lanes' streams,
+// and the per-lane cursors of engines whose lanes advance by one block per step. Included
+// inside the backend's namespace (through lane_kernels.hpp), like the kernels themselves.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../../simd/vec_common.hpp"
+
+#ifndef LWC_SIMD_NS
+#error "include lanes/common.hpp through lane_kernels.hpp"
+#endif
+
+namespace lwc::simd::LWC_SIMD_NS::eng {
+
+using std::size_t;
+using u8 = std::uint8_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+// Little-endian 32-bit words of a job's bytes (the 32-bit families' byte order).
+LWC_SIMD_INLINE u32 load_le32(const u8* p) {
+  return u32{p[0]} | u32{p[1]} << 8 | u32{p[2]} << 16 | u32{p[3]} << 24;
+}
+LWC_SIMD_INLINE void store_le32(u8* p, u32 x) {
+  p[0] = static_cast<u8>(x);
+  p[1] = static_cast<u8>(x >> 8);
+  p[2] = static_cast<u8>(x >> 16);
+  p[3] = static_cast<u8>(x >> 24);
+}
+
+// One 32-bit word with the arithmetic of lane_vector32: the scalar code that finishes a job
+// taken out of the lanes runs the same templates as the lanes.
+struct word32 {
+  static constexpr size_t lanes = 1;
+  u32 v;
+  LWC_SIMD_INLINE static word32 set1(u32 c) { return {c}; }
+  LWC_SIMD_INLINE friend word32 operator^(word32 a, word32 b) { return {a.v ^ b.v}; }
+  LWC_SIMD_INLINE friend word32 operator+(word32 a, word32 b) { return {a.v + b.v}; }
+  LWC_SIMD_INLINE static word32 not_(word32 a) { return {~a.v}; }
+  LWC_SIMD_INLINE static word32 and_(word32 a, word32 b) { return {a.v & b.v}; }
+  LWC_SIMD_INLINE static word32 xor3(word32 a, word32 b, word32 c) { return {a.v ^ b.v ^ c.v}; }
+  LWC_SIMD_INLINE static word32 xor_andn(word32 a, word32 b, word32 c) { return {a.v ^ (~b.v & c.v)}; }
+  template <unsigned R>
+  LWC_SIMD_INLINE static word32 rotr(word32 a) { return {a.v >> R | a.v << (32 - R)}; }
+  template <unsigned R>
+  LWC_SIMD_INLINE static word32 shl(word32 a) { return {a.v << R}; }
+  template <unsigned R>
+  LWC_SIMD_INLINE static word32 shr(word32 a) { return {a.v >> R}; }
+};
+
+// A decrypted job's output ANDed with keep (0xff: the tag verified, 0: rejected), so that a
+// rejected plaintext is zeroed without a branch on the verdict. Taking the pointer and length
+// by value matters: read through a job descriptor, they could alias the bytes stored, and the
+// compiler would then reload them every byte instead of vectorizing the loop (measured at
+// half the AVX-512 decryption speed at 1 KiB on an AMD Zen 4).
+LWC_SIMD_INLINE void keep_or_zero(u8* out, size_t len, u8 keep) {
+  for (size_t b = 0; b < len; ++b) out[b] &= keep;
+}
+
+// Word stores through a volatile pointer, so that they are not dropped as dead; n is a
+// multiple of 8 for every object wiped here.
+LWC_SIMD_INLINE void wipe(void* p, size_t n) {
+  volatile u64* v = static_cast<volatile u64*>(p);
+  for (size_t i = 0; i < n / 8; ++i) v[i] = 0;
+}
+
+// Every lane streams through a message of its own, V::lanes streams in and as many out: more
+// than the hardware prefetchers follow, and the loads then wait for memory (measured on an
+// AMD Zen 4 with batches larger than the caches). Once per cache line of progress, each
+// lane asks for the line prefetch_distance bytes ahead of its input and of its output. The
+// distance reaches past a short message into the ones packed after it, which the lanes take
+// next when a batch is one contiguous buffer (numpy arrays, Arrow columns): 4 KiB measured
+// best of 0.5, 1.5 and 4 KiB (docs/performance-batch.md). A prefetch never faults, so an
+// address past a buffer's end is harmless.
+inline constexpr size_t prefetch_distance = 4096;
+
+// Input only, for engines whose lanes write nothing while they run (hashes).
+template <size_t N>
+LWC_SIMD_INLINE void prefetch_lanes(const u8* const (&src)[N], size_t off) {
+#if defined(__GNUC__) || defined(__clang__)
+  if (off % 64 != 0) return;
+  for (size_t j = 0; j < N; ++j) __builtin_prefetch(src[j] + off + prefetch_distance, 0);
+#else
+  (void)src, (void)off;
+#endif
+}
+
+template <size_t N>
+LWC_SIMD_INLINE void prefetch_lanes(const u8* const (&src)[N], u8* const (&dst)[N], size_t off) {
+#if defined(__GNUC__) || defined(__clang__)
+  if (off % 64 != 0) return;
+  for (size_t j = 0; j < N; ++j) {
+    __builtin_prefetch(src[j] + off + prefetch_distance, 0);
+    __builtin_prefetch(dst[j] + off + prefetch_distance, 1);
+  }
+#else
+  (void)src, (void)dst, (void)off;
+#endif
+}
+
+// Per-lane cursors of an engine whose lanes all move by one block of Rate bytes per step: where the lane's next block comes from and goes
+// to, and how many steps remain in the current segment. Within a run of steps every lane
+// moves by one block per step, so a single offset addresses all of them; a lane that reads
+// no input (squeezing, idle) reads a zero area and a lane whose output is discarded (absorbing,
+// idle) writes a scratch area instead, each max_run blocks long, and runs are cut to max_run
+// steps while such a lane exists.
+//
+// With many lanes and mixed lengths some lane ends a segment every few steps, so the
+// bookkeeping between runs is written without branches over the lanes, for the compiler to
+// vectorize.
+template <size_t N, size_t Rate>
+struct lane_cursors {
+  static constexpr size_t max_run = 64;
+  static constexpr u64 idle_left = u64{1} << 62;  // never reached: idle lanes are capped runs
+
+  std::uintptr_t src[N];
+  std::uintptr_t dst[N];
+  u64 src_moves[N];  // all-ones when src advances a block per step, 0 when it stays put
+  u64 dst_moves[N];
+  u64 left[N];
+  alignas(64) u8 zero[max_run * Rate] = {};
+  alignas(64) u8 sink[max_run * Rate];
+
+  LWC_SIMD_INLINE void idle(size_t j) { set(j, nullptr, nullptr, idle_left); }
+  // s or d null: read zeros or discard the output.
+  LWC_SIMD_INLINE void set(size_t j, const u8* s, u8* d, u64 n) {
+    src_moves[j] = s != nullptr ? ~u64{0} : 0;
+    src[j] = reinterpret_cast<std::uintptr_t>(s != nullptr ? s : zero);
+    dst_moves[j] = d != nullptr ? ~u64{0} : 0;
+    dst[j] = reinterpret_cast<std::uintptr_t>(d != nullptr ? d : sink);
+    left[j] = n;
+  }
+  // The length of the next run: up to the first segment end, at most max_run steps when a
+  // lane uses the zero or scratch area.
+  LWC_SIMD_INLINE u64 run_length() const {
+    u64 k = idle_left, moving = ~u64{0};
+    for (size_t j = 0; j < N; ++j) {
+      k = left[j] < k ? left[j] : k;
+      moving &= src_moves[j] & dst_moves[j];
+    }
+    return moving == 0 && k > max_run ? max_run : k;
+  }
+  // After a run of k steps.
+  LWC_SIMD_INLINE void advance(u64 k) {
+    const u64 bytes = k * Rate;
+    for (size_t j = 0; j < N; ++j) {
+      src[j] += bytes & src_moves[j];
+      dst[j] += bytes & dst_moves[j];
+      left[j] -= k;
+    }
+  }
+  LWC_SIMD_INLINE const u8* src_ptr(size_t j) const { return reinterpret_cast<const u8*>(src[j]); }
+  LWC_SIMD_INLINE u8* dst_ptr(size_t j) const { return reinterpret_cast<u8*>(dst[j]); }
+};
+
+}  // namespace lwc::simd::LWC_SIMD_NS::eng
