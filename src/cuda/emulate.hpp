@@ -61,7 +61,15 @@ inline bool uses_warp_engine(algo id) {
   return warp;
 }
 
-inline void emulate_aead(algo id, bool decrypt, const aead_batch& b, std::size_t warps) {
+// Runs a batch the way the launchers would, with `warps` emulated warps: the warp kernel of
+// algorithms with the trait, the one-thread-per-job kernel of every other. Defined in one
+// translation unit (tests/cuda/emulation.cpp defines LWC_CUDA_EMULATION_DEFINITIONS), since
+// each definition instantiates the emulation of every algorithm of the list.
+void emulate_aead(algo id, bool decrypt, const aead_batch& b, std::size_t warps);
+void emulate_sponge(algo id, const sponge_batch& b, std::size_t warps);
+
+#if defined(LWC_CUDA_EMULATION_DEFINITIONS)
+void emulate_aead(algo id, bool decrypt, const aead_batch& b, std::size_t warps) {
   if (warps == 0) throw std::invalid_argument("emulate: at least one warp is needed");
   with_algorithm(id, [&]<class A>() {
     if constexpr (!lwc::is_aead_v<A>) {
@@ -76,7 +84,7 @@ inline void emulate_aead(algo id, bool decrypt, const aead_batch& b, std::size_t
   });
 }
 
-inline void emulate_sponge(algo id, const sponge_batch& b, std::size_t warps) {
+void emulate_sponge(algo id, const sponge_batch& b, std::size_t warps) {
   if (warps == 0) throw std::invalid_argument("emulate: at least one warp is needed");
   with_algorithm(id, [&]<class A>() {
     if constexpr (lwc::is_aead_v<A>) {
@@ -88,5 +96,7 @@ inline void emulate_sponge(algo id, const sponge_batch& b, std::size_t warps) {
     }
   });
 }
+
+#endif
 
 }  // namespace lwc::cuda::detail
