@@ -271,7 +271,10 @@ struct vec32 {
   }
   LWC_SIMD_INLINE static void st_pair(std::uint8_t* a, std::uint8_t* b, __m128i x) {
     _mm_storel_epi64(reinterpret_cast<__m128i*>(a), x);
-    _mm_storeh_pd(reinterpret_cast<double*>(b), _mm_castsi128_pd(x));
+    // The high half through an integer copy: _mm_storeh_pd stores through a double*, which
+    // must be 8-byte aligned, and message blocks are not.
+    const long long hi = _mm_extract_epi64(x, 1);
+    std::memcpy(b, &hi, 8);
   }
 };
 
