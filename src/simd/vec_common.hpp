@@ -1,12 +1,14 @@
-// Shared by the lane-vector headers: the force-inline marker and the ternary-logic immediates.
+// Shared by the lane-vector headers: the inlining markers and the lane-vector concepts.
 // Everything in a backend translation unit must be inlined into that unit's own entry points
 // or live in its own namespace; see vec_avx512.hpp for why.
 #pragma once
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LWC_SIMD_INLINE inline __attribute__((always_inline))
+#define LWC_SIMD_NOINLINE __attribute__((noinline))
 #else
 #define LWC_SIMD_INLINE inline
+#define LWC_SIMD_NOINLINE
 #endif
 
 #include <concepts>

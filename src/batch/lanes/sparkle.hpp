@@ -113,7 +113,7 @@ LWC_SIMD_INLINE void step(V (&w)[2 * NB], size_t s) {
 template <size_t NB, size_t First, size_t Last, class V>
 LWC_SIMD_INLINE void permute(V (&w)[2 * NB]) {
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 12
+#pragma GCC unroll 1
 #endif
   for (size_t s = First; s < Last; ++s) step<NB>(w, s);
 }
@@ -130,15 +130,26 @@ template <size_t NB, class V>
 LWC_SIMD_INLINE void store_state(const V (&x)[2 * NB], state_array<NB, V>& s) {
   for (size_t w = 0; w < 2 * NB; ++w) x[w].store(s[w]);
 }
+// Outside the lane steps (the groups' starts and finishes) the permutation runs on states in
+// memory through one out-of-line copy per vector type and step range, which the variants with
+// the same branch count share. Inlined at each of those calls in every engine, the fully
+// unrolled copies made a backend unit take minutes to compile under the sanitizers; a call per
+// group costs nothing measurable.
 template <size_t NB, size_t First, size_t Last, class V>
-LWC_SIMD_INLINE void permute_array(state_array<NB, V>& s) {
+LWC_SIMD_NOINLINE void permute_array(state_array<NB, V>& s) {
   V x[2 * NB];
   load_state<NB>(x, s);
   permute<NB, First, Last>(x);
   store_state<NB>(x, s);
 }
+// s, with the lanes whose mask word is all-ones replaced by t.
+template <size_t NB, class V>
+LWC_SIMD_INLINE void select_lanes(state_array<NB, V>& s, const state_array<NB, V>& t,
+                                  const V& mask) {
+  for (size_t w = 0; w < 2 * NB; ++w) V::select(mask, V::load(t[w]), V::load(s[w])).store(s[w]);
+}
 
-// A word of one lane's state, for the scalar code of the finishing steps.
+// Lane j's state as word32 values, for the scalar code that finishes a job.
 template <size_t NB, class V>
 LWC_SIMD_INLINE void lane_state(word32 (&s)[2 * NB], const state_array<NB, V>& a, size_t j) {
   for (size_t w = 0; w < 2 * NB; ++w) s[w] = {a[w][j]};
@@ -312,23 +323,24 @@ class schwaemm_engine : public lane_scheduler<schwaemm_engine<V, P, Decrypt>> {
         constant[i] = domain(0);
       }
     }
-    V x[words], y[words];
-    load_state<nb>(x, pool_);
-    for (size_t w = 0; w < words; ++w) y[w] = x[w];
-    y[words - 1] = y[words - 1] ^ V::load(constant);
-    V in[rate_words];
-    V::load_blocks(src, 0, in);
-    rho_whiten<rb, cb>(y, in);
-    permute<nb, 0, slim>(y);
-    const V keep = V::load(takes);
-    for (size_t w = 0; w < words; ++w) x[w] = V::select(keep, y[w], x[w]);
-    if (any_last) {
-      for (size_t w = 0; w < words; ++w) y[w] = x[w];
-      permute<nb, slim, big>(y);
-      const V ends = V::load(last);
-      for (size_t w = 0; w < words; ++w) x[w] = V::select(ends, y[w], x[w]);
+    alignas(64) states t;
+    {
+      V y[words];
+      load_state<nb>(y, pool_);
+      y[words - 1] = y[words - 1] ^ V::load(constant);
+      V in[rate_words];
+      V::load_blocks(src, 0, in);
+      rho_whiten<rb, cb>(y, in);
+      store_state<nb>(y, t);
     }
-    store_state<nb>(x, pool_);
+    permute_array<nb, 0, slim, V>(t);
+    select_lanes<nb, V>(pool_, t, V::load(takes));
+    if (any_last) {
+      std::memcpy(t, pool_, sizeof t);
+      permute_array<nb, slim, big, V>(t);
+      select_lanes<nb, V>(pool_, t, V::load(last));
+    }
+    wipe(t, sizeof t);
   }
 
   // Lane j's job has its last message block left (its state in spill_), or no message at all:

@@ -109,23 +109,30 @@ template <class V>
 LWC_SIMD_INLINE void store_state(const V (&x)[12], state_array<V>& s) {
   for (int w = 0; w < 12; ++w) x[w].store(s[w]);
 }
+// Outside the lane steps (the groups' starts and finishes) the permutation runs on states in
+// memory through one out-of-line copy per vector type. Inlined at each of those calls in every
+// engine, the fully unrolled copies made a backend unit take minutes to compile under the
+// sanitizers; a call per group costs nothing measurable.
 template <class V>
-LWC_SIMD_INLINE void permute_array(state_array<V>& s) {
+LWC_SIMD_NOINLINE void permute_array(state_array<V>& s) {
   V x[12];
   load_state(x, s);
   permute(x);
   store_state(x, s);
 }
+// s, with the lanes whose mask word is all-ones replaced by t.
+template <class V>
+LWC_SIMD_INLINE void select_lanes(state_array<V>& s, const state_array<V>& t, const V& mask) {
+  for (int w = 0; w < 12; ++w) V::select(mask, V::load(t[w]), V::load(s[w])).store(s[w]);
+}
 // Up on the lanes whose mask word is all-ones; the other lanes keep their state.
 template <class V>
 LWC_SIMD_INLINE void permute_where(state_array<V>& s, const u32 (&mask)[V::lanes]) {
-  V x[12], y[12];
-  load_state(x, s);
-  for (int w = 0; w < 12; ++w) y[w] = x[w];
-  permute(y);
-  const V m = V::load(mask);
-  for (int w = 0; w < 12; ++w) x[w] = V::select(m, y[w], x[w]);
-  store_state(x, s);
+  alignas(64) state_array<V> t;
+  std::memcpy(t, s, sizeof t);
+  permute_array<V>(t);
+  select_lanes<V>(s, t, V::load(mask));
+  wipe(t, sizeof t);
 }
 
 // ---- AEAD -----------------------------------------------------------------------------------
@@ -290,17 +297,15 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       }
       if (b == 0) last_word[i] ^= domain_absorb;
     }
-    V x[12], y[12];
-    load_state(x, pool_);
-    for (int w = 0; w < 12; ++w) y[w] = x[w];
-    permute(y);
+    alignas(64) state_array<V> t;
+    std::memcpy(t, pool_, sizeof t);
+    permute_array<V>(t);
     V in[11];
     V::load_blocks(src, 0, in);
-    for (int w = 0; w < 11; ++w) y[w] = y[w] ^ in[w];
-    y[11] = y[11] ^ V::load(last_word);
-    const V keep = V::load(takes);
-    for (int w = 0; w < 12; ++w) x[w] = V::select(keep, y[w], x[w]);
-    store_state(x, pool_);
+    for (int w = 0; w < 11; ++w) (V::load(t[w]) ^ in[w]).store(t[w]);
+    (V::load(t[11]) ^ V::load(last_word)).store(t[11]);
+    select_lanes<V>(pool_, t, V::load(takes));
+    wipe(t, sizeof t);
   }
 
   // The queued jobs' last blocks and tags: Up for the jobs whose message ends in a partial or
