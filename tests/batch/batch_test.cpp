@@ -200,25 +200,36 @@ TEST_P(BatchTest, TamperingFailsOnlyThatJob) {
 }
 
 // The lane kernels at their edges, in one batch per algorithm: message lengths at and around
-// one, two and three blocks (the algorithm's block_size) and empty; associated data empty, at
-// and around multiples of 8 up to 96, and at and around 44 and 88 (Xoodyak absorbs associated
-// data in 44-byte blocks, the others in their rate). Every message length meets every
-// associated-data length, in shuffled order, so the jobs that start together take different
-// numbers of associated-data blocks and leave the lanes at different steps. Then every fifth
-// job is decrypted with one tag bit flipped: those fail and are zeroed, the others verify.
+// one, two and three blocks (the algorithm's block_size), and every length up to 34 bytes (a
+// short block ends in each of its partial lengths, and the lanes that move several short
+// blocks per load, TinyJAMBU's four 4-byte words, leave a run at each of them); associated
+// data at every length up to 17 bytes, at and around multiples of 8 up to 96, and at and
+// around 44 and 88 (Xoodyak absorbs associated data in 44-byte blocks, TinyJAMBU in 4-byte
+// words, the others in their rate). Every message length meets every associated-data length,
+// in shuffled order, so the jobs that start together take different numbers of
+// associated-data blocks and leave the lanes at different steps. Then every fifth job is
+// decrypted with one tag bit flipped, in each byte of the tag in turn: those fail and are
+// zeroed, the others verify.
 TEST_P(BatchTest, LaneKernelsAtBlockEdges) {
+  const auto sorted_unique = [](std::vector<std::size_t>& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
   for (const char* name : aead_algs) {
     if (!lwc::batch::has_lanes(name, GetParam().backend)) continue;
     SCOPED_TRACE(name);
     const lwc::algorithm& a = lwc::get_algorithm(name);
     const std::size_t b = a.block_size;
-    std::vector<std::size_t> msg_lens{0, 1};
+    std::vector<std::size_t> msg_lens;
+    for (std::size_t n = 0; n <= 34; ++n) msg_lens.push_back(n);
     for (std::size_t k = 1; k <= 3; ++k)
-      for (std::size_t n : {k * b - 1, k * b, k * b + 1})
-        if (n > msg_lens.back()) msg_lens.push_back(n);
-    std::vector<std::size_t> ad_lens{0, 1, 43, 44, 45, 87, 88, 89};
+      for (std::size_t n : {k * b - 1, k * b, k * b + 1}) msg_lens.push_back(n);
+    sorted_unique(msg_lens);
+    std::vector<std::size_t> ad_lens{43, 44, 45, 87, 88, 89};
+    for (std::size_t n = 0; n <= 17; ++n) ad_lens.push_back(n);
     for (std::size_t k = 1; k <= 12; ++k)
       for (std::size_t n : {8 * k - 1, 8 * k, 8 * k + 1}) ad_lens.push_back(n);
+    sorted_unique(ad_lens);
     aead_batch batch;
     batch.tag_len = a.tag_size;
     for (std::size_t m : msg_lens) {
