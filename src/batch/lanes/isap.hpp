@@ -1,0 +1,426 @@
+// ISAP-A-128a and ISAP-A-128 (ISAP v2.0 over Ascon-p) in 64-bit lanes: one job per lane,
+// V::lanes jobs per step, on the Ascon lane permutation (simd/permute_lanes.hpp). Included by
+// lane_kernels.hpp inside the backend's namespace, so everything here is compiled with that
+// backend's instruction set and stays in it; nothing of the single-message core
+// (include/lwc/isap/aead.hpp) is called, only its mode type's compile-time constants (round
+// numbers and IVs) are read, so the results equal the core's.
+//
+// A job is three computations on 320-bit Ascon states:
+//   - IsapEnc: the re-keyed state K_E* (IsapRk of the key with the nonce), the nonce in its
+//     last 16 bytes, then one s_E-round permutation before each 8-byte block of keystream;
+//   - IsapMac's sponge: nonce || IV_A, then the associated data and the ciphertext absorbed
+//     in 8-byte blocks with an s_H-round permutation after each, both padded, the domain
+//     separation bit between them;
+//   - IsapMac's end: y (the sponge's first 16 bytes) re-keys the key into K_A* (IsapRk again),
+//     whose first 16 bytes replace the sponge's before a last permutation gives the tag.
+// IsapRk absorbs its 128 bits one at a time with an s_B-round permutation after each (about
+// 150 rounds for ISAP-A-128a, 1550 for ISAP-A-128, against 18 or 24 rounds per message
+// block): for short messages it is most of the work. Its cost is the same for every job, so
+// it runs in groups of V::lanes jobs on whole vectors, each lane taking its own bits: the
+// keystream key with the MAC sponge's first permutation when a group of jobs is fetched, the
+// tag key with the permutations around it when V::lanes jobs have finished their messages.
+//
+// Between the two, a lane holds both states of its job (ten vectors) and runs the scheduler's
+// steps (lanes/scheduler.hpp): one step is one 8-byte block, a keystream block XORed onto the
+// input and the ciphertext block absorbed into the MAC, then p^s_E on the keystream state and
+// p^s_H on the MAC state. The associated data runs through the same steps (its blocks absorbed,
+// nothing emitted), and the keystream state is installed only when the lane enters its message,
+// so the keystream permutation a lane runs during its associated data is discarded; when no lane
+// is in its message (every lane of a batch of equal lengths starts together), the step runs the
+// MAC permutation alone. The last 0..7 message bytes and the padding are done by scalar code when
+// the job leaves its lane; short associated data is staged with its padding (ascon_state.hpp).
+//
+// Decryption: the specification verifies the tag before it decrypts. Here, as in the core, the
+// keystream runs alongside the MAC and the plaintext is written as it is computed; once the tag
+// is checked, a rejected job's plaintext is zeroed by a mask (keep_or_zero), never behind a
+// branch on the verdict, before the kernel returns.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <lwc/isap/aead.hpp>
+
+#include "../../simd/permute_lanes.hpp"
+#include "../backend.hpp"
+#include "ascon_state.hpp"
+#include "common.hpp"
+#include "scheduler.hpp"
+
+#ifndef LWC_SIMD_NS
+#error "include lanes/isap.hpp through lane_kernels.hpp"
+#endif
+
+namespace lwc::simd::LWC_SIMD_NS {
+
+using lwc::batch::detail::aead_desc;
+using lwc::batch::detail::aead_task;
+
+namespace eng {
+
+// The round numbers and IVs of one of the core's ISAP-A modes (lwc::isap::detail::mode over
+// the Ascon state), evaluated at compile time.
+template <class Mode>
+struct isap_a_params;
+template <int SH, int SB, int SE, int SK>
+struct isap_a_params<lwc::isap::detail::mode<lwc::isap::detail::ascon_state_ops, SH, SB, SE, SK>> {
+  using mode = lwc::isap::detail::mode<lwc::isap::detail::ascon_state_ops, SH, SB, SE, SK>;
+  static constexpr int hash_rounds = SH;    // s_H: the MAC sponge
+  static constexpr int bit_rounds = SB;     // s_B: after each re-keying bit
+  static constexpr int stream_rounds = SE;  // s_E: before each keystream block
+  static constexpr int key_rounds = SK;     // s_K: around the re-keying bits
+  static constexpr u64 iv_mac = mode::iv(mode::id_a);
+  static constexpr u64 iv_tag_key = mode::iv(mode::id_ka);
+  static constexpr u64 iv_stream_key = mode::iv(mode::id_ke);
+  static_assert(mode::rate == 8);
+};
+
+// The domain separation between associated data and ciphertext: the state's last bit.
+inline constexpr u64 isap_dsep = 1;
+// IsapRk's bits enter the state's first bit: the most significant bit of x0.
+inline constexpr u64 isap_first_bit = u64{1} << 63;
+
+// IsapRk on every lane: x holds each lane's key || IV || 0 on entry and its re-keyed state on
+// exit; y0, y1 are the lane's 128 bits, absorbed most significant first. The loop runs the
+// same 128 times whatever the bits are.
+template <int BitRounds, int KeyRounds, class V>
+LWC_SIMD_INLINE void isap_rekey(V (&x)[5], V y0, V y1) {
+  const V first_bit = V::set1(isap_first_bit);
+  permute<KeyRounds>(x);
+  for (int i = 0; i < 64; ++i) {
+    x[0] = V::and_xor(y0, first_bit, x[0]);
+    y0 = V::template shl<1>(y0);
+    permute<BitRounds>(x);
+  }
+  for (int i = 0; i < 63; ++i) {
+    x[0] = V::and_xor(y1, first_bit, x[0]);
+    y1 = V::template shl<1>(y1);
+    permute<BitRounds>(x);
+  }
+  x[0] = V::and_xor(y1, first_bit, x[0]);
+  permute<KeyRounds>(x);
+}
+
+template <class V, class P, bool Decrypt>
+class isap_a_engine : public lane_scheduler<isap_a_engine<V, P, Decrypt>> {
+  friend class lane_scheduler<isap_a_engine>;
+  static constexpr size_t N = V::lanes;
+  static constexpr size_t rate = 8;
+
+  enum segment : u8 { seg_ad, seg_ad_last, seg_msg, seg_done };
+
+ public:
+  explicit isap_a_engine(const aead_task& t) : t_(t) {}
+  isap_a_engine(const isap_a_engine&) = delete;
+  isap_a_engine& operator=(const isap_a_engine&) = delete;
+  ~isap_a_engine() {
+    wipe(mac_, sizeof mac_);
+    wipe(stream_, sizeof stream_);
+    wipe(mac_spill_, sizeof mac_spill_);
+    wipe(stream_spill_, sizeof stream_spill_);
+    wipe(stream_next_, sizeof stream_next_);
+    wipe(pool_mac_, sizeof pool_mac_);
+    wipe(pool_stream_, sizeof pool_stream_);
+    wipe(fin_, sizeof fin_);
+    wipe(words_, sizeof words_);
+    wipe(stage_, sizeof stage_);
+    wipe(cur_.sink, sizeof cur_.sink);
+  }
+
+  using lane_scheduler<isap_a_engine>::run;
+
+ private:
+  // ---- the scheduler's hooks (scheduler.hpp) ----
+  void begin() {
+    std::memset(mac_spill_, 0, sizeof mac_spill_);
+    std::memset(stream_spill_, 0, sizeof stream_spill_);
+    for (size_t j = 0; j < N; ++j) start_lane(j);
+    reload();
+  }
+  size_t active() const { return active_; }
+  u64 run_length() const { return cur_.run_length(); }
+  void advance(u64 k) { cur_.advance(k); }
+  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
+  bool next_segment(size_t j) {
+    seg_[j] = static_cast<segment>(seg_[j] + 1);
+    return enter_segment(j);
+  }
+  void spill() {
+    store_state(mac_, mac_spill_);
+    store_state(stream_, stream_spill_);
+  }
+  void reload() {
+    load_state(mac_, mac_spill_);
+    load_state(stream_, stream_spill_);
+  }
+  // The lanes that entered their message in this round: their keystream state replaces the
+  // one the lane ran during the associated data, and the MAC state takes the domain
+  // separation bit (lane-wise selects, no spill).
+  void after_refills() {
+    if (!any_entering_) return;
+    const V entering = V::load(entering_);
+    for (int w = 0; w < 5; ++w)
+      stream_[w] = V::and_xor(stream_[w] ^ V::load(stream_next_[w]), entering, stream_[w]);
+    mac_[4] = V::and_xor(entering, V::set1(isap_dsep), mac_[4]);
+    std::memset(entering_, 0, sizeof entering_);
+    any_entering_ = false;
+  }
+  void end() {
+    if (fin_n_ != 0) finalize_batch();
+  }
+
+  // k steps of one block on every lane.
+  void steps(u64 k) {
+    const u8* src[N];
+    u8* dst[N];
+    u64 any_message = 0;
+    for (size_t j = 0; j < N; ++j) {
+      src[j] = cur_.src_ptr(j);
+      dst[j] = cur_.dst_ptr(j);
+      any_message |= in_message_[j];
+    }
+    if (any_message == 0) {
+      absorb_steps(src, k);
+      return;
+    }
+    V m[5] = {mac_[0], mac_[1], mac_[2], mac_[3], mac_[4]};
+    V s[5] = {stream_[0], stream_[1], stream_[2], stream_[3], stream_[4]};
+    // Encryption absorbs the block it emits on message lanes and the associated data it
+    // reads on the others: in ^ (keystream & in_message).
+    [[maybe_unused]] const V absorbs_output = V::load(in_message_);
+    for (size_t off = 0; off < k * rate; off += rate) {
+      prefetch_lanes(src, dst, off);
+      V in[1];
+      V::template load_blocks<true>(src, off, in);
+      const V out[1] = {in[0] ^ s[0]};
+      V::template store_blocks<true>(dst, off, out);
+      if constexpr (Decrypt) m[0] = m[0] ^ in[0];
+      else m[0] = m[0] ^ V::and_xor(s[0], absorbs_output, in[0]);
+      permute<P::stream_rounds>(s);
+      permute<P::hash_rounds>(m);
+    }
+    for (int w = 0; w < 5; ++w) {
+      mac_[w] = m[w];
+      stream_[w] = s[w];
+    }
+  }
+  // No lane in its message: the MAC sponge absorbs, the keystream states wait.
+  void absorb_steps(const u8* const (&src)[N], u64 k) {
+    V m[5] = {mac_[0], mac_[1], mac_[2], mac_[3], mac_[4]};
+    for (size_t off = 0; off < k * rate; off += rate) {
+      prefetch_lanes(src, off);
+      V in[1];
+      V::template load_blocks<true>(src, off, in);
+      m[0] = m[0] ^ in[0];
+      permute<P::hash_rounds>(m);
+    }
+    for (int w = 0; w < 5; ++w) mac_[w] = m[w];
+  }
+
+  // Points lane j at the first non-empty segment from seg_[j] on; false when the job has no
+  // full message block left (its last bytes and the tag remain).
+  bool enter_segment(size_t j) {
+    const aead_desc& d = job_[j];
+    for (;;) {
+      switch (seg_[j]) {
+        case seg_ad:
+          // Long associated data: its full blocks straight from the caller's buffer.
+          if (d.ad_len >= stage_bytes) {
+            cur_.set(j, d.ad, nullptr, d.ad_len / rate);
+            return true;
+          }
+          break;
+        case seg_ad_last: {
+          // Short associated data whole, or the partial end of a long one, with its padding:
+          // at least one block, so every job starts with a step.
+          const size_t tail = d.ad_len < stage_bytes ? d.ad_len : d.ad_len % rate;
+          stage<true>(stage_[j], d.ad + (d.ad_len - tail), tail);
+          cur_.set(j, stage_[j], nullptr, tail / rate + 1);
+          return true;
+        }
+        case seg_msg:
+          entering_[j] = ~u64{0};
+          any_entering_ = true;
+          if (d.len >= rate) {
+            cur_.set(j, d.in, d.out, d.len / rate);
+            in_message_[j] = ~u64{0};
+            return true;
+          }
+          break;
+        default:
+          in_message_[j] = 0;
+          return false;
+      }
+      seg_[j] = static_cast<segment>(seg_[j] + 1);
+    }
+  }
+
+  // Gives lane j the next job (re-keying a group when the pool is empty); leaves the lane idle
+  // when the range is exhausted.
+  void start_lane(size_t j) {
+    in_message_[j] = 0;
+    if (pool_i_ == pool_n_ && !init_batch()) {
+      cur_.idle(j);
+      active_ -= busy_[j];
+      busy_[j] = false;
+      return;
+    }
+    const size_t p = pool_i_++;
+    for (int w = 0; w < 5; ++w) {
+      mac_spill_[w][j] = pool_mac_[w][p];
+      stream_next_[w][j] = pool_stream_[w][p];
+    }
+    job_[j] = pool_job_[p];
+    seg_[j] = seg_ad;
+    enter_segment(j);
+    active_ += !busy_[j];
+    busy_[j] = true;
+  }
+
+  // Fetches up to N jobs and starts both of their states at once: the MAC sponge after its
+  // first permutation, and the keystream state (K_E*, the nonce) after the permutation that
+  // precedes its first block.
+  bool init_batch() {
+    size_t first = 0;
+    const size_t m = t_.claim(t_.claim_ctx, N, &first);
+    if (m == 0) return false;
+    t_.fetch(t_.ctx, first, m, pool_job_);
+    for (size_t i = 0; i < N; ++i) {
+      const bool job = i < m;
+      words_[0][i] = job ? load_word<true>(pool_job_[i].key) : 0;
+      words_[1][i] = job ? load_word<true>(pool_job_[i].key + 8) : 0;
+      words_[2][i] = job ? load_word<true>(pool_job_[i].nonce) : 0;
+      words_[3][i] = job ? load_word<true>(pool_job_[i].nonce + 8) : 0;
+    }
+    const V n0 = V::load(words_[2]), n1 = V::load(words_[3]), zero = V::set1(0);
+    V mac[5] = {n0, n1, V::set1(P::iv_mac), zero, zero};
+    permute<P::hash_rounds>(mac);
+    store_state(mac, pool_mac_);
+    V s[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(P::iv_stream_key), zero, zero};
+    isap_rekey<P::bit_rounds, P::key_rounds>(s, n0, n1);
+    s[3] = n0;
+    s[4] = n1;
+    permute<P::stream_rounds>(s);
+    store_state(s, pool_stream_);
+    pool_n_ = m;
+    pool_i_ = 0;
+    return true;
+  }
+
+  // Lane j's job has only its last 0..7 message bytes left (states in the spill arrays, or,
+  // for a message shorter than a block, the keystream state still waiting in stream_next_):
+  // those bytes through the keystream and into the MAC with the padding, then the MAC state
+  // queued for the tag.
+  void finish_lane(size_t j) {
+    const aead_desc& d = job_[j];
+    const size_t q = fin_n_;
+    for (int w = 0; w < 5; ++w) fin_[w][q] = mac_spill_[w][j];
+    u64 keystream = stream_spill_[0][j];
+    if (entering_[j] != 0) {
+      fin_[4][q] ^= isap_dsep;
+      keystream = stream_next_[0][j];
+      entering_[j] = 0;
+    }
+    const size_t r = d.len % rate;
+    const u8* in = d.in + (d.len - r);
+    u8* out = d.out + (d.len - r);
+    u64 ct;
+    if constexpr (Decrypt) {
+      ct = load_bytes<true>(in, r);
+      store_bytes<true>(out, ct ^ keystream, r);
+    } else {
+      ct = (load_bytes<true>(in, r) ^ keystream) & byte_mask<true>(r);
+      store_bytes<true>(out, ct, r);
+    }
+    fin_[0][q] ^= ct ^ pad_bit<true>(r);
+    fin_job_[q] = d;
+    if (++fin_n_ == N) finalize_batch();
+  }
+
+  // The queued MAC states to their tags: the permutation that ends the padded ciphertext,
+  // K_A* from the key and y, its first 16 bytes in place of the state's, a last permutation.
+  // Each tag is then written, or compared in constant time (ISAP's tags are always 16 bytes).
+  void finalize_batch() {
+    for (size_t i = 0; i < N; ++i) {
+      const bool job = i < fin_n_;
+      words_[0][i] = job ? load_word<true>(fin_job_[i].key) : 0;
+      words_[1][i] = job ? load_word<true>(fin_job_[i].key + 8) : 0;
+    }
+    V m[5];
+    load_state(m, fin_);
+    permute<P::hash_rounds>(m);
+    const V zero = V::set1(0);
+    V k[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(P::iv_tag_key), zero, zero};
+    isap_rekey<P::bit_rounds, P::key_rounds>(k, m[0], m[1]);
+    m[0] = k[0];
+    m[1] = k[1];
+    permute<P::hash_rounds>(m);
+    m[0].store(words_[0]);
+    m[1].store(words_[1]);
+    for (size_t i = 0; i < fin_n_; ++i) {
+      const aead_desc& d = fin_job_[i];
+      if constexpr (Decrypt) {
+        const u64 diff = (words_[0][i] ^ load_word<true>(d.tag)) |
+                         (words_[1][i] ^ load_word<true>(d.tag + 8));
+        const bool ok = ((diff | (0 - diff)) >> 63) == 0;
+        t_.ok[d.index] = static_cast<u8>(ok);
+        // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
+        // but it comes from the key, and a branch on it is what the constant-time check flags.
+        keep_or_zero(d.out, d.len, static_cast<u8>(0 - static_cast<u8>(ok)));
+      } else {
+        store_word<true>(d.tag, words_[0][i]);
+        store_word<true>(d.tag + 8, words_[1][i]);
+      }
+    }
+    fin_n_ = 0;
+  }
+
+  const aead_task& t_;
+  V mac_[5];
+  V stream_[5];
+  alignas(64) u64 mac_spill_[5][N];
+  alignas(64) u64 stream_spill_[5][N];
+  alignas(64) u64 stream_next_[5][N] = {};  // each lane's keystream state until its message
+  alignas(64) u64 entering_[N] = {};        // all-ones: entered its message in this round
+  alignas(64) u64 in_message_[N] = {};      // all-ones: its segment is message blocks
+  bool any_entering_ = false;
+  lane_cursors<N, rate> cur_;
+  segment seg_[N];
+  bool busy_[N] = {};
+  size_t active_ = 0;  // lanes with a job
+  aead_desc job_[N];
+  alignas(64) u8 stage_[N][stage_bytes];
+
+  alignas(64) u64 pool_mac_[5][N] = {};
+  alignas(64) u64 pool_stream_[5][N] = {};
+  aead_desc pool_job_[N];
+  size_t pool_n_ = 0, pool_i_ = 0;
+
+  alignas(64) u64 fin_[5][N] = {};
+  aead_desc fin_job_[N];
+  size_t fin_n_ = 0;
+
+  alignas(64) u64 words_[4][N];  // keys and nonces, or tags, of a group of jobs
+};
+
+template <class Mode>
+struct isap_a_lanes {
+  template <lane_vector V>
+  static void aead(const aead_task& t) {
+    using P = isap_a_params<Mode>;
+    if (t.decrypt) {
+      isap_a_engine<V, P, true> e(t);
+      e.run();
+    } else {
+      isap_a_engine<V, P, false> e(t);
+      e.run();
+    }
+  }
+};
+
+template <> struct lane_kernel<lwc::isap::isap_a_128a> : isap_a_lanes<lwc::isap::detail::a128a_mode> {};
+template <> struct lane_kernel<lwc::isap::isap_a_128> : isap_a_lanes<lwc::isap::detail::a128_mode> {};
+
+}  // namespace eng
+}  // namespace lwc::simd::LWC_SIMD_NS
