@@ -16,17 +16,18 @@
 // differ per lane: they are expanded once per job into 40 round words (rows 0 and 1) kept in
 // memory lane by lane; the counter (TK1) is stepped beside the rounds. What does not fit that
 // step runs in groups of V::lanes jobs on the whole vectors:
-//  - start: the round words of the nonce and key schedule and of the key-only schedule, the
-//    associated data two blocks per TBC call (one XORed into the state, one as TK2), a job
-//    with fewer calls than another of its group keeping its state by a lane-wise select, then
-//    the nonce call that closes the associated data. Started jobs wait in a pool that feeds
+//  - start: the round words of the nonce and key schedule, the associated data two blocks per
+//    TBC call (one XORed into the state, one as TK2, expanded with the key for that call), a
+//    job with fewer calls than another of its group keeping its state by a lane-wise select,
+//    then the nonce call that closes the associated data. Started jobs wait in a pool that feeds
 //    the refills.
 //  - finish: the last message block (full, partial or none) with its bytes handled by scalar
 //    code, its TBC call on the whole vectors, and the tag G(S). Finished jobs wait in a queue
 //    until V::lanes of them can go together.
-// The TBC outside the lane steps runs through one out-of-line copy per vector type, on states
-// in memory (an unrolled 40-round cipher inlined at every call site would make the backend
-// units slow to compile under the sanitizers).
+// Every TBC call, in the lane steps as in the groups, runs through one out-of-line copy of the
+// cipher per vector type (an unrolled 40-round cipher inlined at every call site would make the
+// backend units slow to compile under the sanitizers; a call per block costs little beside 40
+// rounds).
 //
 // Lengths decide every branch and every index; keys, data and states never do, and a tag
 // verdict only selects, by a mask, whether a job's plaintext is kept.
@@ -197,13 +198,12 @@ LWC_SIMD_INLINE pair<V> take_word(live_words<V>& l) {
 template <size_t N>
 using schedule = u32[2 * rounds][N];
 
-// The round key source of one TBC call: the fixed words from memory, TK1 (the counter and
-// domain; rows 2 and 3 zero, so it adds to the even rounds only) and optionally a live TK2.
-template <class V, size_t N, bool LiveTk2>
+// The round key source of one TBC call: the fixed words from memory and TK1 (the counter and
+// domain; rows 2 and 3 zero, so it adds to the even rounds only).
+template <class V, size_t N>
 struct source {
   const schedule<N>* fixed;
   pair<V> tk1;
-  live_words<V> tk2;
 
   template <int R>
   LWC_SIMD_INLINE pair<V> next(int r) {
@@ -211,10 +211,6 @@ struct source {
     if constexpr (R % 2 == 0) {
       w = {w.lo ^ tk1.lo, w.hi ^ tk1.hi};
       tk1 = step_word<1, R>(tk1);
-    }
-    if constexpr (LiveTk2) {
-      const pair<V> t = take_word<2, R>(tk2);
-      w = {w.lo ^ t.lo, w.hi ^ t.hi};
     }
     return w;
   }
@@ -284,20 +280,22 @@ LWC_SIMD_INLINE u32 g_row(u32 s) {
 template <size_t N>
 using rows = u32[4][N];
 
-// S <- E(S) on every lane, under `fixed` with TK1 from the raw counter words tk1 and, when
-// LiveTk2, TK2 from the rows in tk2; lanes whose keep word is zero keep their state.
-template <class V, bool LiveTk2>
-LWC_SIMD_NOINLINE void tbc_array(rows<V::lanes>& st, const schedule<V::lanes>& fixed,
-                                 const u32 (&tk1)[2][V::lanes], const rows<V::lanes>& tk2,
-                                 const u32 (&keep)[V::lanes]) {
-  constexpr size_t N = V::lanes;
+// S <- E(S) on every lane, under `fixed` with TK1 from the raw counter words: the one copy of
+// the cipher per vector type, called by the lane steps (a call per block costs little beside
+// 40 rounds) and by the group code.
+template <class V>
+LWC_SIMD_NOINLINE void tbc(V (&s)[4], const schedule<V::lanes>& fixed, const pair<V>& tk1) {
+  source<V, V::lanes> src{&fixed, counter_word(tk1)};
+  encrypt(s, src);
+}
+
+// The same on states in memory; lanes whose keep word is zero keep their state.
+template <class V>
+LWC_SIMD_INLINE void tbc_array(rows<V::lanes>& st, const schedule<V::lanes>& fixed,
+                               const u32 (&tk1)[2][V::lanes], const u32 (&keep)[V::lanes]) {
   V s[4], y[4];
   for (size_t i = 0; i < 4; ++i) s[i] = y[i] = V::load(st[i]);
-  source<V, N, LiveTk2> src{&fixed, counter_word(pair<V>{V::load(tk1[0]), V::load(tk1[1])}), {}};
-  if constexpr (LiveTk2)
-    src.tk2 = start_live<2>(pair<V>{V::load(tk2[0]), V::load(tk2[1])},
-                            pair<V>{V::load(tk2[2]), V::load(tk2[3])});
-  encrypt(y, src);
+  tbc<V>(y, fixed, pair<V>{V::load(tk1[0]), V::load(tk1[1])});
   const V m = V::load(keep);
   for (size_t i = 0; i < 4; ++i) V::select(m, y[i], s[i]).store(st[i]);
 }
@@ -415,8 +413,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       }
       V::store_blocks(dst, off, out);
       c = next_counter(c);
-      source<V, N, false> sk{&sched_, counter_word(pair<V>{c.lo, c.hi ^ domain}), {}};
-      encrypt(s, sk);
+      tbc<V>(s, sched_, pair<V>{c.lo, c.hi ^ domain});
     }
     for (size_t w = 0; w < 4; ++w) x_[w] = s[w];
     x_[4] = c.lo;
@@ -475,7 +472,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     if (m == 0) return false;
     t_.fetch(t_.ctx, first, m, pool_job_);
     alignas(64) rows<N> nonce = {}, key = {}, st = {}, data = {};
-    alignas(64) schedule<N> key_only;
+    alignas(64) schedule<N> call;
     alignas(64) u32 tk1[2][N] = {}, keep[N] = {};
     size_t pairs[N] = {};
     u64 counter[N];
@@ -492,8 +489,8 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       most = pairs[i] > most ? pairs[i] : most;
     }
     build_schedule<V>(pool_sched_, &nonce, key);
-    if (most != 0) build_schedule<V>(key_only, nullptr, key);
-    // Pair p: the first block XORed into the state, the second (padded) as TK2.
+    // Pair p: the first block XORed into the state, the second (padded) as TK2, whose round
+    // words are expanded with the key's for the call.
     for (size_t p = 0; p < most; ++p) {
       for (size_t i = 0; i < N; ++i) {
         keep[i] = 0;
@@ -519,7 +516,8 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
         counter[i] = next_counter_scalar(counter[i]);
         keep[i] = ~u32{0};
       }
-      tbc_array<V, true>(st, key_only, tk1, data, keep);
+      build_schedule<V>(call, &data, key);
+      tbc_array<V>(st, call, tk1, keep);
     }
     // The nonce call: the last block (if not taken by a pair) into the state.
     for (size_t i = 0; i < N; ++i) {
@@ -546,7 +544,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       tk1[0][i] = static_cast<u32>(counter[i]);
       tk1[1][i] = static_cast<u32>(counter[i] >> 32) | domain << 24;
     }
-    tbc_array<V, false>(st, pool_sched_, tk1, data, keep);
+    tbc_array<V>(st, pool_sched_, tk1, keep);
     for (size_t i = 0; i < N; ++i) {
       for (size_t w = 0; w < 4; ++w) pool_[w][i] = st[w][i];
       pool_[4][i] = 1;  // the message counter starts at 1
@@ -556,7 +554,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     wipe(key, sizeof key);
     wipe(st, sizeof st);
     wipe(data, sizeof data);
-    wipe(key_only, sizeof key_only);
+    wipe(call, sizeof call);
     pool_n_ = m;
     pool_i_ = 0;
     return true;
@@ -596,7 +594,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       tk1[0][i] = static_cast<u32>(c);
       tk1[1][i] = static_cast<u32>(c >> 32) | domain << 24;
     }
-    tbc_array<V, false>(st, fin_sched_, tk1, st, keep);
+    tbc_array<V>(st, fin_sched_, tk1, keep);
     const size_t len = t_.tag_len;
     for (size_t i = 0; i < n; ++i) {
       const aead_desc& d = fin_job_[i];
