@@ -7,9 +7,9 @@
 // algorithm's class in algorithm_list.hpp) with a static member template aead<V>(const
 // aead_task&) or sponge<V>(const sponge_task&), V constrained to lane_vector (64-bit lanes:
 // Ascon, ISAP-A, Acorn) or lane_vector32 (32-bit lanes: Xoodyak, SPARKLE, TinyJAMBU,
-// GIFT-COFB), kept in the family's file under lanes/. The table below is filled from the list:
-// an algorithm with a kernel runs in lanes on this backend, every other one is left null and
-// runs job by job (job_by_job.cpp), with no edit here.
+// GIFT-COFB, Romulus-N), kept in the family's file under lanes/. The table below is filled from
+// the list: an algorithm with a kernel runs in lanes on this backend, every other one is left
+// null and runs job by job (job_by_job.cpp), with no edit here.
 #pragma once
 
 #include <array>
@@ -51,6 +51,7 @@ struct lane_kernel {};
 #include "lanes/sparkle.hpp"
 #include "lanes/tinyjambu.hpp"
 #include "lanes/gift_cofb.hpp"
+#include "lanes/romulus.hpp"
 
 namespace lwc::simd::LWC_SIMD_NS {
 

@@ -1,0 +1,658 @@
+// Romulus-N in lanes, written once over a lane_vector32 type V and instantiated by each backend
+// translation unit inside its own namespace (LWC_SIMD_NS), through lane_kernels.hpp.
+//
+// SKINNY-128-384+ is restated here for V as include/lwc/romulus/skinny128_384_plus.hpp computes
+// it: the S-box as logic operations on all cells with the bit order tracked from round to round,
+// the state complemented, the tweakey words in the bit order of the round that adds them. Each
+// lane holds one block as four 32-bit rows (row i is bytes 4i..4i+3, little-endian), so
+// ShiftRows is three rotations and MixColumns three XORs and a renaming of the rows. Only
+// compile-time constants are read from the core (bit orders, S-box plans, the masks of the
+// linear maps, the round constants): an inline function of the core compiled in this unit would
+// carry its instruction set out of the backend's namespace.
+//
+// A lane step is one message block of a job: C = M ^ G(S), S ^= M (or C), then the TBC call
+// with the next block counter and domain 0x04 in TK1. The TBC's fixed round words (TK2: the
+// nonce, TK3: the key, and the round constants) are the same for every block of a job and
+// differ per lane: they are expanded once per job into 40 round words (rows 0 and 1) kept in
+// memory lane by lane; the counter (TK1) is stepped beside the rounds. What does not fit that
+// step runs in groups of V::lanes jobs on the whole vectors:
+//  - start: the round words of the nonce and key schedule, the associated data two blocks per
+//    TBC call (one XORed into the state, one as TK2, expanded with the key for that call), a
+//    job with fewer calls than another of its group keeping its state by a lane-wise select,
+//    then the nonce call that closes the associated data. Started jobs wait in a pool that feeds
+//    the refills.
+//  - finish: the last message block (full, partial or none) with its bytes handled by scalar
+//    code, its TBC call on the whole vectors, and the tag G(S). Finished jobs wait in a queue
+//    until V::lanes of them can go together.
+// Every TBC call, in the lane steps as in the groups, runs through one out-of-line copy of the
+// cipher per vector type (an unrolled 40-round cipher inlined at every call site would make the
+// backend units slow to compile under the sanitizers; a call per block costs little beside 40
+// rounds).
+//
+// Lengths decide every branch and every index; keys, data and states never do, and a tag
+// verdict only selects, by a mask, whether a job's plaintext is kept.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <lwc/romulus/romulus_n.hpp>
+#include <lwc/romulus/skinny128_384_plus.hpp>
+
+#include "../backend.hpp"
+#include "common.hpp"
+#include "scheduler.hpp"
+
+#ifndef LWC_SIMD_NS
+#error "include lanes/romulus.hpp through lane_kernels.hpp"
+#endif
+
+namespace lwc::simd::LWC_SIMD_NS::eng::romulus_lanes {
+
+namespace core = ::lwc::romulus::detail;
+
+inline constexpr size_t block_bytes = 16;
+inline constexpr size_t tag_bytes = 16;
+inline constexpr unsigned rounds = 40;
+
+// Domain bytes of Romulus-N (TK1 byte 7).
+inline constexpr u32 domain_ad_pair = 0x08;
+inline constexpr u32 domain_message = 0x04;
+
+// ---- compile-time constants of the core ---------------------------------------------------
+
+template <core::map_kind Kind, int Tk, int R>
+inline constexpr core::shift_masks map_masks = core::masks_of(core::make_map<Kind, Tk, R>());
+
+template <int R>
+inline constexpr core::sbox_plan sbox_plan = core::plan_sbox(core::order_before_round(R));
+
+template <int R>
+inline constexpr u32 row2_constant =
+    static_cast<u32>(~u64{0} ^ u64{1} << core::order_before_round((R + 1) % 8).pos[1]);
+
+inline constexpr core::schedule round_constants = core::constant_schedule();
+
+// ---- SKINNY-128-384+ over V ---------------------------------------------------------------
+
+template <int D, class V>
+LWC_SIMD_INLINE V move_up(const V& x) {  // bit p to bit p + D
+  if constexpr (D > 0) return V::template shl<D>(x);
+  else return V::template shr<-D>(x);
+}
+
+// The byte-wise linear map named by (Kind, Tk, R), as masked shifts.
+template <core::map_kind Kind, int Tk, int R, int D, class V>
+LWC_SIMD_INLINE V masked_terms(const V& x, const V& acc) {
+  if constexpr (D > 7) {
+    return acc;
+  } else {
+    constexpr u32 m = static_cast<u32>(map_masks<Kind, Tk, R>.mask[D + 7]);
+    if constexpr (m == 0) {
+      return masked_terms<Kind, Tk, R, D + 1>(x, acc);
+    } else if constexpr (D == 0) {
+      return masked_terms<Kind, Tk, R, D + 1>(x, acc ^ V::and_(x, V::set1(m)));
+    } else {
+      return masked_terms<Kind, Tk, R, D + 1>(x, acc ^ V::and_(move_up<D>(x), V::set1(m)));
+    }
+  }
+}
+template <core::map_kind Kind, int Tk = 1, int R = 0, class V>
+LWC_SIMD_INLINE V apply_map(const V& x) {
+  return masked_terms<Kind, Tk, R, -7>(x, V::set1(0));
+}
+
+LWC_SIMD_INLINE constexpr u32 bit_lanes(int bit) { return 0x01010101u << bit; }
+
+// One S-box step on the complemented state: bit t ^= bit a & bit b in every byte, for two
+// (t, a, b) at once, sharing shifts where the two steps allow it.
+template <int T1, int A1, int B1, int T2, int A2, int B2, class V>
+LWC_SIMD_INLINE V nor_step(const V& y) {
+  constexpr int p = T1 - A1, q = T1 - B1, r = T2 - A2, s = T2 - B2;
+  const V m1 = V::set1(bit_lanes(T1)), m2 = V::set1(bit_lanes(T2));
+  if constexpr ((p == r && q == s) || (p == s && q == r)) {
+    return y ^ V::and_(V::and_(move_up<p>(y), V::set1(bit_lanes(T1) | bit_lanes(T2))),
+                       move_up<q>(y));
+  } else if constexpr (p == r || p == s) {
+    constexpr int other = p == r ? s : r;
+    return y ^ V::and_(move_up<p>(y),
+                       V::and_(move_up<q>(y), m1) ^ V::and_(move_up<other>(y), m2));
+  } else if constexpr (q == r || q == s) {
+    constexpr int other = q == r ? s : r;
+    return y ^ V::and_(move_up<q>(y),
+                       V::and_(move_up<p>(y), m1) ^ V::and_(move_up<other>(y), m2));
+  } else {
+    return V::xor3(y, V::and_(V::and_(move_up<p>(y), m1), move_up<q>(y)),
+                   V::and_(V::and_(move_up<r>(y), m2), move_up<s>(y)));
+  }
+}
+
+template <int R, class V>
+LWC_SIMD_INLINE V sbox(V y) {
+  constexpr core::sbox_plan p = sbox_plan<R>;
+#define LWC_ROMULUS_LANE_STEP(k)                                                               \
+  y = nor_step<p.step[k][0][0], p.step[k][0][1], p.step[k][0][2], p.step[k][1][0],             \
+               p.step[k][1][1], p.step[k][1][2]>(y)
+  LWC_ROMULUS_LANE_STEP(0);
+  LWC_ROMULUS_LANE_STEP(1);
+  LWC_ROMULUS_LANE_STEP(2);
+  LWC_ROMULUS_LANE_STEP(3);
+#undef LWC_ROMULUS_LANE_STEP
+  return y;
+}
+
+// A word of rows 0 and 1 (as the core's 64-bit row-pair word): row 0 in lo, row 1 in hi.
+template <class V>
+struct pair {
+  V lo, hi;
+};
+
+template <core::map_kind Kind, int Tk = 1, int R = 0, class V>
+LWC_SIMD_INLINE pair<V> map_pair(const pair<V>& x) {
+  return {apply_map<Kind, Tk, R>(x.lo), apply_map<Kind, Tk, R>(x.hi)};
+}
+
+// The tweakey schedule's cell permutation seen from rows 0 and 1 (the core's permute_cells):
+// the new bytes 0..7 are the old bytes 1, 7, 0, 5, 2, 6, 4, 3.
+template <class V>
+LWC_SIMD_INLINE pair<V> permute_cells(const pair<V>& x) {
+  const V lo = V::xor3(V::and_(V::template shr<8>(x.lo), V::set1(0x000000ffu)),
+                       V::and_(V::template shr<16>(x.hi), V::set1(0x0000ff00u)),
+                       V::and_(V::template shl<16>(x.lo), V::set1(0x00ff0000u))) ^
+               V::and_(V::template shl<16>(x.hi), V::set1(0xff000000u));
+  const V hi = V::xor3(V::and_(V::template shr<16>(x.lo), V::set1(0x000000ffu)),
+                       V::and_(V::template shr<8>(x.hi), V::set1(0x0000ff00u)),
+                       V::and_(V::template shl<16>(x.hi), V::set1(0x00ff0000u))) ^
+               V::and_(x.lo, V::set1(0xff000000u));
+  return {lo, hi};
+}
+
+// A tweakey array that changes between calls: its words for the next even and odd rounds.
+template <class V>
+struct live_words {
+  pair<V> even, odd;
+};
+
+template <int Tk, class V>
+LWC_SIMD_INLINE live_words<V> start_live(const pair<V>& rows01, const pair<V>& rows23) {
+  return {map_pair<core::map_kind::first_even>(rows01),
+          map_pair<core::map_kind::first_odd, Tk>(permute_cells(rows23))};
+}
+
+template <int Tk, int R, class V>
+LWC_SIMD_INLINE pair<V> step_word(const pair<V>& w) {
+  return map_pair<core::map_kind::step, Tk, R>(permute_cells(w));
+}
+
+template <int Tk, int R, class V>
+LWC_SIMD_INLINE pair<V> take_word(live_words<V>& l) {
+  pair<V>& slot = R % 2 == 0 ? l.even : l.odd;
+  const pair<V> w = slot;
+  slot = step_word<Tk, R>(w);
+  return w;
+}
+
+// Round words of the fixed tweakey arrays with the constants, lane by lane in memory: word
+// (r, h) of lane j is w[2 r + h][j], h = 0 for row 0 and 1 for row 1.
+template <size_t N>
+using schedule = u32[2 * rounds][N];
+
+// The round key source of one TBC call: the fixed words from memory and TK1 (the counter and
+// domain; rows 2 and 3 zero, so it adds to the even rounds only).
+template <class V, size_t N>
+struct source {
+  const schedule<N>* fixed;
+  pair<V> tk1;
+
+  template <int R>
+  LWC_SIMD_INLINE pair<V> next(int r) {
+    pair<V> w{V::load((*fixed)[2 * r]), V::load((*fixed)[2 * r + 1])};
+    if constexpr (R % 2 == 0) {
+      w = {w.lo ^ tk1.lo, w.hi ^ tk1.hi};
+      tk1 = step_word<1, R>(tk1);
+    }
+    return w;
+  }
+};
+
+template <int R, class V, class Source>
+LWC_SIMD_INLINE void round(V (&s)[4], Source& src, int r) {
+  const pair<V> k = src.template next<R>(r);
+  const V r0 = sbox<R>(s[0]) ^ k.lo;
+  const V r1 = sbox<R>(s[1]) ^ k.hi;
+  const V r2 = sbox<R>(s[2]) ^ V::set1(row2_constant<R>);
+  const V r3 = V::not_(sbox<R>(s[3]));
+  // ShiftRows: row i rotated left by 8 i bits; MixColumns, then the rows renamed.
+  const V t1 = V::template rotr<24>(r1), t2 = V::template rotr<16>(r2) ^ r0;
+  const V t3 = V::template rotr<8>(r3);
+  s[0] = t3 ^ t2;
+  s[1] = r0;
+  s[2] = t1 ^ V::template rotr<16>(r2);
+  s[3] = t2;
+}
+
+// TK1 of a call from the raw counter words (bytes 0..6 the counter, byte 7 the domain).
+template <class V>
+LWC_SIMD_INLINE pair<V> counter_word(const pair<V>& raw) {
+  return map_pair<core::map_kind::first_even>(raw);
+}
+
+template <class V, class Source>
+LWC_SIMD_INLINE void encrypt(V (&s)[4], Source& src) {
+  for (size_t i = 0; i < 4; ++i) s[i] = V::not_(apply_map<core::map_kind::enter>(s[i]));
+  for (int q = 0; q < static_cast<int>(rounds); q += 8) {
+    round<0>(s, src, q);
+    round<1>(s, src, q + 1);
+    round<2>(s, src, q + 2);
+    round<3>(s, src, q + 3);
+    round<4>(s, src, q + 4);
+    round<5>(s, src, q + 5);
+    round<6>(s, src, q + 6);
+    round<7>(s, src, q + 7);
+  }
+  for (size_t i = 0; i < 4; ++i) s[i] = apply_map<core::map_kind::leave>(V::not_(s[i]));
+}
+
+// The block counter (a 56-bit LFSR), on the two raw words of every lane: lo holds bytes 0..3,
+// hi bytes 4..6 and the domain byte, which is left alone.
+template <class V>
+LWC_SIMD_INLINE pair<V> next_counter(const pair<V>& c) {
+  const V top = V::and_(V::template shr<23>(c.hi), V::set1(1));  // bit 55
+  const V fb = V::xor3(top, V::template shl<2>(top), V::template shl<4>(top)) ^
+               V::template shl<7>(top);  // 0x95
+  const V hi = V::and_(V::template shl<1>(c.hi) ^ V::template shr<31>(c.lo), V::set1(0x00ffffffu)) ^
+               V::and_(c.hi, V::set1(0xff000000u));
+  return {V::template shl<1>(c.lo) ^ fb, hi};
+}
+
+// Scalar forms for the group code (public values: counters are lengths).
+LWC_SIMD_INLINE u64 next_counter_scalar(u64 c) {
+  return (c << 1 & 0x00ffffffffffffffull) ^ ((u64{0} - (c >> 55 & 1)) & 0x95);
+}
+// G on the bytes of a 32-bit row: every byte (x7..x0) becomes (x0 ^ x7, x7, ..., x1).
+LWC_SIMD_INLINE u32 g_row(u32 s) {
+  return (s >> 1 & 0x7f7f7f7fu) ^ (s & 0x80808080u) ^ (s << 7 & 0x80808080u);
+}
+
+// ---- out-of-line calls on states in memory ------------------------------------------------
+
+template <size_t N>
+using rows = u32[4][N];
+
+// S <- E(S) on every lane, under `fixed` with TK1 from the raw counter words: the one copy of
+// the cipher per vector type, called by the lane steps (a call per block costs little beside
+// 40 rounds) and by the group code.
+template <class V>
+LWC_SIMD_NOINLINE void tbc(V (&s)[4], const schedule<V::lanes>& fixed, const pair<V>& tk1) {
+  source<V, V::lanes> src{&fixed, counter_word(tk1)};
+  encrypt(s, src);
+}
+
+// The same on states in memory; lanes whose keep word is zero keep their state.
+template <class V>
+LWC_SIMD_INLINE void tbc_array(rows<V::lanes>& st, const schedule<V::lanes>& fixed,
+                               const u32 (&tk1)[2][V::lanes], const u32 (&keep)[V::lanes]) {
+  V s[4], y[4];
+  for (size_t i = 0; i < 4; ++i) s[i] = y[i] = V::load(st[i]);
+  tbc<V>(y, fixed, pair<V>{V::load(tk1[0]), V::load(tk1[1])});
+  const V m = V::load(keep);
+  for (size_t i = 0; i < 4; ++i) V::select(m, y[i], s[i]).store(st[i]);
+}
+
+// The fixed round words of TK2 (the rows in tk2, or zero) and TK3 (the rows in tk3), with the
+// round constants.
+template <int R, class V, size_t N>
+LWC_SIMD_INLINE void build_eight(schedule<N>& w, int q, live_words<V>& t2, live_words<V>& t3,
+                                 bool with_tk2) {
+  if constexpr (R < 8) {
+    const int r = q + R;
+    const u64 c = round_constants.w[r];
+    pair<V> k = take_word<3, R>(t3);
+    if (with_tk2) {
+      const pair<V> k2 = take_word<2, R>(t2);
+      k = {k.lo ^ k2.lo, k.hi ^ k2.hi};
+    }
+    (k.lo ^ V::set1(static_cast<u32>(c))).store(w[2 * r]);
+    (k.hi ^ V::set1(static_cast<u32>(c >> 32))).store(w[2 * r + 1]);
+    build_eight<R + 1>(w, q, t2, t3, with_tk2);
+  }
+}
+
+template <class V>
+LWC_SIMD_NOINLINE void build_schedule(schedule<V::lanes>& w, const rows<V::lanes>* tk2,
+                                      const rows<V::lanes>& tk3) {
+  live_words<V> t3 = start_live<3>(pair<V>{V::load(tk3[0]), V::load(tk3[1])},
+                                   pair<V>{V::load(tk3[2]), V::load(tk3[3])});
+  live_words<V> t2 = t3;
+  if (tk2 != nullptr)
+    t2 = start_live<2>(pair<V>{V::load((*tk2)[0]), V::load((*tk2)[1])},
+                       pair<V>{V::load((*tk2)[2]), V::load((*tk2)[3])});
+  for (int q = 0; q < static_cast<int>(rounds); q += 8)
+    build_eight<0, V, V::lanes>(w, q, t2, t3, tk2 != nullptr);
+}
+
+// ---- the engine ---------------------------------------------------------------------------
+
+template <class V, bool Decrypt>
+class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
+  friend class lane_scheduler<aead_engine>;
+  static constexpr size_t N = V::lanes;
+  // A lane in the vectors: the four state rows, then the two raw counter words.
+  static constexpr size_t words = 6;
+  using states = u32[words][N];
+
+ public:
+  explicit aead_engine(const aead_task& t) : t_(t) {}
+  aead_engine(const aead_engine&) = delete;
+  aead_engine& operator=(const aead_engine&) = delete;
+  ~aead_engine() {
+    wipe(x_, sizeof x_);
+    wipe(spill_, sizeof spill_);
+    wipe(sched_, sizeof sched_);
+    wipe(pool_, sizeof pool_);
+    wipe(pool_sched_, sizeof pool_sched_);
+    wipe(fin_, sizeof fin_);
+    wipe(fin_sched_, sizeof fin_sched_);
+    wipe(cur_.sink, sizeof cur_.sink);
+  }
+
+  using lane_scheduler<aead_engine>::run;
+
+ private:
+  // ---- the scheduler's hooks (scheduler.hpp) ----
+  void begin() {
+    std::memset(spill_, 0, sizeof spill_);
+    std::memset(sched_, 0, sizeof sched_);
+    for (size_t j = 0; j < N; ++j) start_lane(j);
+    load(x_, spill_);
+  }
+  size_t active() const { return active_; }
+  u64 run_length() const { return cur_.run_length(); }
+  void advance(u64 k) { cur_.advance(k); }
+  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
+  // A job has one segment in the lanes: its message blocks but the last.
+  bool next_segment(size_t) { return false; }
+  void spill() { store(x_, spill_); }
+  void reload() { load(x_, spill_); }
+  void after_refills() {}
+  void end() {
+    if (fin_n_ != 0) finish_group();
+  }
+
+  static void load(V (&x)[words], const states& a) {
+    for (size_t w = 0; w < words; ++w) x[w] = V::load(a[w]);
+  }
+  static void store(const V (&x)[words], states& a) {
+    for (size_t w = 0; w < words; ++w) x[w].store(a[w]);
+  }
+
+  // k message blocks on every lane.
+  void steps(u64 k) {
+    V s[4];
+    for (size_t w = 0; w < 4; ++w) s[w] = x_[w];
+    pair<V> c{x_[4], x_[5]};
+    const u8* src[N];
+    u8* dst[N];
+    for (size_t j = 0; j < N; ++j) {
+      src[j] = cur_.src_ptr(j);
+      dst[j] = cur_.dst_ptr(j);
+    }
+    const V domain = V::set1(domain_message << 24);
+    const size_t end = k * block_bytes;
+    for (size_t off = 0; off < end; off += block_bytes) {
+      prefetch_lanes(src, dst, off);
+      V in[4], out[4];
+      V::load_blocks(src, off, in);
+      for (size_t w = 0; w < 4; ++w) {
+        const V gs = V::xor3(V::and_(V::template shr<1>(s[w]), V::set1(0x7f7f7f7fu)),
+                             V::and_(s[w], V::set1(0x80808080u)),
+                             V::and_(V::template shl<7>(s[w]), V::set1(0x80808080u)));
+        out[w] = gs ^ in[w];
+        s[w] = s[w] ^ (Decrypt ? out[w] : in[w]);
+      }
+      V::store_blocks(dst, off, out);
+      c = next_counter(c);
+      tbc<V>(s, sched_, pair<V>{c.lo, c.hi ^ domain});
+    }
+    for (size_t w = 0; w < 4; ++w) x_[w] = s[w];
+    x_[4] = c.lo;
+    x_[5] = c.hi;
+  }
+
+  // Gives lane j the next started job, starting a group when the pool is empty; a job with no
+  // message block before its last goes straight to the finishing queue. Leaves the lane idle
+  // when the batch has no job left.
+  void start_lane(size_t j) {
+    for (;;) {
+      if (pool_i_ == pool_n_ && !start_group()) {
+        cur_.idle(j);
+        active_ -= busy_[j];
+        busy_[j] = false;
+        return;
+      }
+      const size_t p = pool_i_++;
+      for (size_t w = 0; w < words; ++w) spill_[w][j] = pool_[w][p];
+      for (size_t w = 0; w < 2 * rounds; ++w) sched_[w][j] = pool_sched_[w][p];
+      const aead_desc& d = job_[j] = pool_job_[p];
+      const size_t blocks = d.len == 0 ? 0 : (d.len - 1) / block_bytes;
+      if (blocks != 0) {
+        cur_.set(j, d.in, d.out, blocks);
+        active_ += !busy_[j];
+        busy_[j] = true;
+        return;
+      }
+      finish_lane(j);
+    }
+  }
+
+  // Lane j's job has only its last block left (its state in spill_): queue it.
+  void finish_lane(size_t j) {
+    const size_t q = fin_n_;
+    for (size_t w = 0; w < words; ++w) fin_[w][q] = spill_[w][j];
+    for (size_t w = 0; w < 2 * rounds; ++w) fin_sched_[w][q] = sched_[w][j];
+    fin_job_[q] = job_[j];
+    if (++fin_n_ == N) finish_group();
+  }
+
+  // Padded block: n < 16 bytes get zeros and n in byte 15.
+  static void padded_rows(const u8* p, size_t n, u32 (&out)[4]) {
+    alignas(8) u8 buf[16] = {};
+    for (size_t b = 0; b < n; ++b) buf[b] = p[b];
+    if (n < 16) buf[15] = static_cast<u8>(n);
+    for (size_t w = 0; w < 4; ++w) out[w] = load_le32(buf + 4 * w);
+    wipe(buf, sizeof buf);
+  }
+
+  // Claims up to N jobs and runs their start on the whole vectors: the two schedules, the
+  // associated data, the nonce call.
+  bool start_group() {
+    size_t first = 0;
+    const size_t m = t_.claim(t_.claim_ctx, N, &first);
+    if (m == 0) return false;
+    t_.fetch(t_.ctx, first, m, pool_job_);
+    alignas(64) rows<N> nonce = {}, key = {}, st = {}, data = {};
+    alignas(64) schedule<N> call;
+    alignas(64) u32 tk1[2][N] = {}, keep[N] = {};
+    size_t pairs[N] = {};
+    u64 counter[N];
+    size_t most = 0;
+    for (size_t i = 0; i < N; ++i) {
+      counter[i] = 1;
+      if (i >= m) continue;
+      const aead_desc& d = pool_job_[i];
+      for (size_t w = 0; w < 4; ++w) {
+        nonce[w][i] = load_le32(d.nonce + 4 * w);
+        key[w][i] = load_le32(d.key + 4 * w);
+      }
+      pairs[i] = d.ad_len > 16 ? (d.ad_len - 16 + 31) / 32 : 0;
+      most = pairs[i] > most ? pairs[i] : most;
+    }
+    build_schedule<V>(pool_sched_, &nonce, key);
+    // Pair p: the first block XORed into the state, the second (padded) as TK2, whose round
+    // words are expanded with the key's for the call.
+    for (size_t p = 0; p < most; ++p) {
+      for (size_t i = 0; i < N; ++i) {
+        keep[i] = 0;
+        if (p >= pairs[i]) {
+          for (size_t w = 0; w < 4; ++w) data[w][i] = 0;
+          tk1[0][i] = tk1[1][i] = 0;
+          continue;
+        }
+        const aead_desc& d = pool_job_[i];
+        const size_t at = 32 * p, left = d.ad_len - at - 16;
+        u32 a[4], b[4];
+        padded_rows(d.ad + at, 16, a);
+        padded_rows(d.ad + at + 16, left < 16 ? left : 16, b);
+        for (size_t w = 0; w < 4; ++w) {
+          st[w][i] ^= a[w];
+          data[w][i] = b[w];
+        }
+        wipe(a, sizeof a);
+        wipe(b, sizeof b);
+        counter[i] = next_counter_scalar(counter[i]);
+        tk1[0][i] = static_cast<u32>(counter[i]);
+        tk1[1][i] = static_cast<u32>(counter[i] >> 32) | domain_ad_pair << 24;
+        counter[i] = next_counter_scalar(counter[i]);
+        keep[i] = ~u32{0};
+      }
+      build_schedule<V>(call, &data, key);
+      tbc_array<V>(st, call, tk1, keep);
+    }
+    // The nonce call: the last block (if not taken by a pair) into the state.
+    for (size_t i = 0; i < N; ++i) {
+      keep[i] = ~u32{0};
+      tk1[0][i] = tk1[1][i] = 0;
+      if (i >= m) continue;
+      const aead_desc& d = pool_job_[i];
+      // The pairs took min(32 pairs, ad_len) bytes (the last pair's second block may be partial).
+      const size_t done = 32 * pairs[i] < d.ad_len ? 32 * pairs[i] : d.ad_len;
+      const size_t rest = d.ad_len - done;
+      u32 domain = 0x1a;
+      if (rest != 0) {
+        u32 a[4];
+        padded_rows(d.ad + done, rest, a);
+        for (size_t w = 0; w < 4; ++w) st[w][i] ^= a[w];
+        wipe(a, sizeof a);
+        counter[i] = next_counter_scalar(counter[i]);
+        domain = rest == 16 ? 0x18 : 0x1a;
+      } else if (pairs[i] == 0) {
+        counter[i] = next_counter_scalar(counter[i]);  // no associated data at all
+      } else {
+        domain = d.ad_len == 32 * pairs[i] ? 0x18 : 0x1a;  // the last pair's second block full
+      }
+      tk1[0][i] = static_cast<u32>(counter[i]);
+      tk1[1][i] = static_cast<u32>(counter[i] >> 32) | domain << 24;
+    }
+    tbc_array<V>(st, pool_sched_, tk1, keep);
+    for (size_t i = 0; i < N; ++i) {
+      for (size_t w = 0; w < 4; ++w) pool_[w][i] = st[w][i];
+      pool_[4][i] = 1;  // the message counter starts at 1
+      pool_[5][i] = 0;
+    }
+    wipe(nonce, sizeof nonce);
+    wipe(key, sizeof key);
+    wipe(st, sizeof st);
+    wipe(data, sizeof data);
+    wipe(call, sizeof call);
+    pool_n_ = m;
+    pool_i_ = 0;
+    return true;
+  }
+
+  // The queued jobs' last blocks and tags: C = M ^ G(S) on the last (or no) block and S ^= M,
+  // by scalar code; the TBC with domain 0x14 (full block) or 0x15 on the whole vectors; the
+  // tag G(S), written or compared in constant time.
+  void finish_group() {
+    const size_t n = fin_n_;
+    alignas(64) rows<N> st;
+    alignas(64) u32 tk1[2][N] = {}, keep[N];
+    for (size_t i = 0; i < N; ++i) {
+      keep[i] = ~u32{0};
+      for (size_t w = 0; w < 4; ++w) st[w][i] = fin_[w][i];
+      if (i >= n) continue;
+      const aead_desc& d = fin_job_[i];
+      const size_t r = d.len == 0 ? 0 : d.len - (d.len - 1) / block_bytes * block_bytes;
+      const size_t at = d.len - r;
+      if (r != 0) {
+        u32 x[4];
+        alignas(8) u8 y[16];
+        padded_rows(d.in + at, r, x);
+        for (size_t w = 0; w < 4; ++w) store_le32(y + 4 * w, g_row(st[w][i]) ^ x[w]);
+        for (size_t b = 0; b < r; ++b) d.out[at + b] = y[b];
+        u32 z[4];
+        if constexpr (Decrypt) padded_rows(y, r, z);
+        else
+          for (size_t w = 0; w < 4; ++w) z[w] = x[w];
+        for (size_t w = 0; w < 4; ++w) st[w][i] ^= z[w];
+        wipe(x, sizeof x);
+        wipe(y, sizeof y);
+        wipe(z, sizeof z);
+      }
+      const u64 c = next_counter_scalar(u64{fin_[4][i]} | u64{fin_[5][i]} << 32);
+      const u32 domain = r == 16 ? 0x14 : 0x15;
+      tk1[0][i] = static_cast<u32>(c);
+      tk1[1][i] = static_cast<u32>(c >> 32) | domain << 24;
+    }
+    tbc_array<V>(st, fin_sched_, tk1, keep);
+    const size_t len = t_.tag_len;
+    for (size_t i = 0; i < n; ++i) {
+      const aead_desc& d = fin_job_[i];
+      alignas(8) u8 tag[tag_bytes];
+      for (size_t w = 0; w < 4; ++w) store_le32(tag + 4 * w, g_row(st[w][i]));
+      if constexpr (Decrypt) {
+        u32 diff = 0;
+        for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
+        const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
+        t_.ok[d.index] = ok;
+        // A rejected plaintext is zeroed by a mask, not behind a branch on the verdict.
+        keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
+      } else {
+        std::memcpy(d.tag, tag, len);
+      }
+      wipe(tag, sizeof tag);
+    }
+    wipe(st, sizeof st);
+    fin_n_ = 0;
+  }
+
+  const aead_task& t_;
+  V x_[words];
+  alignas(64) states spill_;
+  alignas(64) schedule<N> sched_;
+  lane_cursors<N, block_bytes> cur_;
+  bool busy_[N] = {};
+  size_t active_ = 0;  // lanes with a job
+  aead_desc job_[N];
+
+  alignas(64) states pool_ = {};
+  alignas(64) schedule<N> pool_sched_ = {};
+  aead_desc pool_job_[N];
+  size_t pool_n_ = 0, pool_i_ = 0;
+
+  alignas(64) states fin_ = {};
+  alignas(64) schedule<N> fin_sched_ = {};
+  aead_desc fin_job_[N];
+  size_t fin_n_ = 0;
+};
+
+struct aead_lanes {
+  template <lane_vector32 V>
+  static void aead(const aead_task& t) {
+    if (t.decrypt) {
+      aead_engine<V, true> e(t);
+      e.run();
+    } else {
+      aead_engine<V, false> e(t);
+      e.run();
+    }
+  }
+};
+
+}  // namespace lwc::simd::LWC_SIMD_NS::eng::romulus_lanes
+
+namespace lwc::simd::LWC_SIMD_NS::eng {
+
+template <> struct lane_kernel<lwc::romulus::romulus_n> : romulus_lanes::aead_lanes {};
+
+}  // namespace lwc::simd::LWC_SIMD_NS::eng
