@@ -73,6 +73,7 @@ static class Tests
         Console.WriteLine("liblwc " + Registry.NativeVersion + ", " + Registry.Algorithms.Count + " algorithms");
         int before;
         before = checks; Kat(); Console.WriteLine("KAT: " + (checks - before) + " checks");
+        before = checks; Wycheproof(); Console.WriteLine("Wycheproof: " + (checks - before) + " checks");
         before = checks; Generated(); Console.WriteLine("generated classes: " + (checks - before) + " checks");
         before = checks; Tamper(); Console.WriteLine("tamper: " + (checks - before) + " checks");
         before = checks; BadInput(); Console.WriteLine("bad input: " + (checks - before) + " checks");
@@ -240,6 +241,63 @@ static class Tests
             var m = cls.GetMethod("Mac", new[] { typeof(byte[]), typeof(byte[]), typeof(int) });
             Check(Eq(output(n => (byte[])m.Invoke(null, new object[] { key, msg, n })), expected), where + ": " + cls.Name);
         }
+    }
+
+    // ---- Project Wycheproof (tests/vectors/wycheproof) ---------------------------------------
+
+    static void Wycheproof()
+    {
+        var files = new Dictionary<string, string[]>
+        {
+            { "ascon128_test.json", new[] { "ASCON128", "ascon-128", "192" } },
+            { "ascon128a_test.json", new[] { "ASCON128A", "ascon-128a", "192" } },
+            { "ascon80pq_test.json", new[] { "ASCON80PQ", "ascon-80pq", "192" } },
+            { "ascon_sp800_232_aead128_test.json", new[] { "ASCON-AEAD128", "ascon-aead128", "252" } },
+        };
+        var dir = Path.Combine(vectors, "wycheproof");
+        Check(Directory.GetFiles(dir, "*.json").Select(Path.GetFileName).OrderBy(x => x)
+            .SequenceEqual(files.Keys.OrderBy(x => x)), "Wycheproof: the set of files");
+        var json = new System.Web.Script.Serialization.JavaScriptSerializer { MaxJsonLength = int.MaxValue };
+        int total = 0;
+        foreach (var kv in files)
+        {
+            var doc = (Dictionary<string, object>)json.DeserializeObject(File.ReadAllText(Path.Combine(dir, kv.Key)));
+            Check((string)doc["algorithm"] == kv.Value[0], kv.Key + ": algorithm");
+            var info = Registry.Get(kv.Value[1]);
+            int count = 0;
+            foreach (Dictionary<string, object> g in (object[])doc["testGroups"])
+            {
+                int tagBits = (int)g["tagSize"];
+                bool supported = (int)g["keySize"] == 8 * info.KeySize && (int)g["ivSize"] == 8 * info.NonceSize
+                    && tagBits % 8 == 0 && info.MinTagSize <= tagBits / 8 && tagBits / 8 <= info.TagSize;
+                foreach (Dictionary<string, object> t in (object[])g["tests"])
+                {
+                    count++;
+                    string where = kv.Key + " tcId " + t["tcId"];
+                    byte[] key = Hex((string)t["key"]), nonce = Hex((string)t["iv"]), ad = Hex((string)t["aad"]);
+                    byte[] msg = Hex((string)t["msg"]), ct = Hex((string)t["ct"]), tag = Hex((string)t["tag"]);
+                    bool valid = (string)t["result"] == "valid";
+                    var full = Cat(ct, tag);
+                    if (!supported)
+                    {
+                        Check(!valid, where + ": unsupported yet valid");
+                        Throws<ArgumentException>(() => Aead.Decrypt(info.Name, full, ad, nonce, key, tag.Length, null),
+                            where + ": unsupported sizes");
+                        continue;
+                    }
+                    var produced = Aead.Encrypt(info.Name, msg, ad, nonce, key, tag.Length, null);
+                    byte[] m;
+                    bool ok = Aead.TryDecrypt(info.Name, full, ad, nonce, key, tag.Length, null, out m);
+                    if (valid)
+                        Check(Eq(produced, full) && ok && Eq(m, msg), where + ": valid vector");
+                    else
+                        Check(!Eq(produced, full) && !ok && m == null, where + ": invalid vector accepted");
+                }
+            }
+            Check(count == int.Parse(kv.Value[2]), kv.Key + ": " + count + " vectors");
+            total += count;
+        }
+        Check(total == 828, "Wycheproof: " + total + " vectors");
     }
 
     // ---- generated classes --------------------------------------------------------------------
