@@ -48,7 +48,7 @@ namespace Lwc
         static readonly byte[] Empty = new byte[0];
 
         // ---- the core calls: spans given as (array, offset, count), already checked ----------
-        internal static unsafe void EncryptCore(string name, byte[] c, int cOff, byte[] tag, int tagOff, int tagLen,
+        internal static unsafe void EncryptCore(AlgorithmInfo info, byte[] c, int cOff, byte[] tag, int tagOff, int tagLen,
             byte[] m, int mOff, int mLen, byte[] ad, int adOff, int adLen, byte[] nonce, byte[] key, byte[] secondKey)
         {
             if (ad == null) ad = Empty;
@@ -56,7 +56,7 @@ namespace Lwc
             fixed (byte* pc = c) fixed (byte* pt = tag) fixed (byte* pm = m) fixed (byte* pa = ad)
             fixed (byte* pn = nonce) fixed (byte* pk = key) fixed (byte* ps = secondKey)
             {
-                rc = Native.lwc_aead_encrypt_detached(name, pc == null ? null : pc + cOff, pt + tagOff,
+                rc = Native.lwc_aead_encrypt_detached(info.NamePtr, pc == null ? null : pc + cOff, pt + tagOff,
                     (UIntPtr)tagLen, pm == null ? null : pm + mOff, (UIntPtr)mLen,
                     pa == null ? null : pa + adOff, (UIntPtr)adLen, pn, pk, ps);
             }
@@ -64,7 +64,7 @@ namespace Lwc
         }
 
         // True when the tag verified; on false the mLen bytes at m are zero.
-        internal static unsafe bool DecryptCore(string name, byte[] m, int mOff, byte[] c, int cOff, int cLen,
+        internal static unsafe bool DecryptCore(AlgorithmInfo info, byte[] m, int mOff, byte[] c, int cOff, int cLen,
             byte[] tag, int tagOff, int tagLen, byte[] ad, int adOff, int adLen, byte[] nonce, byte[] key,
             byte[] secondKey)
         {
@@ -73,7 +73,7 @@ namespace Lwc
             fixed (byte* pm = m) fixed (byte* pc = c) fixed (byte* pt = tag) fixed (byte* pa = ad)
             fixed (byte* pn = nonce) fixed (byte* pk = key) fixed (byte* ps = secondKey)
             {
-                rc = Native.lwc_aead_decrypt_detached(name, pm == null ? null : pm + mOff,
+                rc = Native.lwc_aead_decrypt_detached(info.NamePtr, pm == null ? null : pm + mOff,
                     pc == null ? null : pc + cOff, (UIntPtr)cLen, pt + tagOff, (UIntPtr)tagLen,
                     pa == null ? null : pa + adOff, (UIntPtr)adLen, pn, pk, ps);
             }
@@ -97,7 +97,7 @@ namespace Lwc
             if (message == null) throw new ArgumentNullException("message");
             var info = Check(algorithm, nonce, key, secondKey, tagLength);
             var c = new byte[message.Length + tagLength];
-            EncryptCore(info.Name, c, 0, c, message.Length, tagLength, message, 0, message.Length,
+            EncryptCore(info, c, 0, c, message.Length, tagLength, message, 0, message.Length,
                 associatedData, 0, associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey);
             return c;
         }
@@ -137,7 +137,7 @@ namespace Lwc
             if (ciphertext.Length < tagLength) return false;
             int n = ciphertext.Length - tagLength;
             var m = new byte[n];
-            if (!DecryptCore(info.Name, m, 0, ciphertext, 0, n, ciphertext, n, tagLength, associatedData, 0,
+            if (!DecryptCore(info, m, 0, ciphertext, 0, n, ciphertext, n, tagLength, associatedData, 0,
                     associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey))
                 return false;
             plaintext = m;
@@ -156,7 +156,7 @@ namespace Lwc
             var info = Check(algorithm, nonce, key, secondKey, tagLength);
             var c = new byte[message.Length];
             var t = new byte[tagLength];
-            EncryptCore(info.Name, c, 0, t, 0, tagLength, message, 0, message.Length, associatedData, 0,
+            EncryptCore(info, c, 0, t, 0, tagLength, message, 0, message.Length, associatedData, 0,
                 associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey);
             tag = t;
             return c;
@@ -169,7 +169,7 @@ namespace Lwc
             if (tag == null) throw new ArgumentNullException("tag");
             var info = Check(algorithm, nonce, key, secondKey, tag.Length);
             var m = new byte[ciphertext.Length];
-            if (!DecryptCore(info.Name, m, 0, ciphertext, 0, ciphertext.Length, tag, 0, tag.Length, associatedData,
+            if (!DecryptCore(info, m, 0, ciphertext, 0, ciphertext.Length, tag, 0, tag.Length, associatedData,
                     0, associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey))
                 throw new CryptographicException("lwc: " + info.Name + ": authentication failed");
             return m;
@@ -198,7 +198,7 @@ namespace Lwc
             if (c == null) throw new ArgumentNullException("c");
             if (c.Length < (long)mlen + info.TagSize)
                 throw new ArgumentException("c must hold mlen + " + info.TagSize + " bytes", "c");
-            EncryptCore(info.Name, c, 0, c, mlen, info.TagSize, m, 0, mlen, ad, 0, adlen, npub, k, null);
+            EncryptCore(info, c, 0, c, mlen, info.TagSize, m, 0, mlen, ad, 0, adlen, npub, k, null);
             clen = mlen + info.TagSize;
             return 0;
         }
@@ -217,7 +217,7 @@ namespace Lwc
             int n = clen - info.TagSize;
             if (m == null && n > 0) throw new ArgumentNullException("m");
             if (m != null && m.Length < n) throw new ArgumentException("m must hold clen - " + info.TagSize + " bytes", "m");
-            if (!DecryptCore(info.Name, m, 0, c, 0, n, c, n, info.TagSize, ad, 0, adlen, npub, k, null)) return -1;
+            if (!DecryptCore(info, m, 0, c, 0, n, c, n, info.TagSize, ad, 0, adlen, npub, k, null)) return -1;
             mlen = n;
             return 0;
         }

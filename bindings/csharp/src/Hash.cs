@@ -32,7 +32,7 @@ namespace Lwc
             int rc;
             fixed (byte* po = output) fixed (byte* pi = data)
             {
-                rc = Native.lwc_hash(info.Name, po, (UIntPtr)outputLength, pi, (UIntPtr)data.Length);
+                rc = Native.lwc_hash(info.NamePtr, po, (UIntPtr)outputLength, pi, (UIntPtr)data.Length);
             }
             if (rc != 0) throw new ArgumentException(Native.LastError());
             return output;
@@ -49,7 +49,7 @@ namespace Lwc
             int rc;
             fixed (byte* po = output) fixed (byte* pi = data) fixed (byte* pz = customization)
             {
-                rc = Native.lwc_cxof(info.Name, po, (UIntPtr)outputLength, pi, (UIntPtr)data.Length, pz,
+                rc = Native.lwc_cxof(info.NamePtr, po, (UIntPtr)outputLength, pi, (UIntPtr)data.Length, pz,
                     (UIntPtr)customization.Length);
             }
             if (rc != 0) throw new ArgumentException(Native.LastError());
@@ -77,7 +77,7 @@ namespace Lwc
             int rc;
             fixed (byte* po = output) fixed (byte* pi = data) fixed (byte* pk = key)
             {
-                rc = Native.lwc_mac(info.Name, po, (UIntPtr)outputLength, pi, (UIntPtr)data.Length, pk);
+                rc = Native.lwc_mac(info.NamePtr, po, (UIntPtr)outputLength, pi, (UIntPtr)data.Length, pk);
             }
             if (rc != 0) throw new ArgumentException(Native.LastError());
             return output;
@@ -86,11 +86,11 @@ namespace Lwc
         /// <summary>True when tag is the MAC/PRF output of data under key (constant time).</summary>
         public static unsafe bool VerifyMac(string algorithm, byte[] key, byte[] data, byte[] tag)
         {
-            CheckKeyed(algorithm, key, data);
+            var info = CheckKeyed(algorithm, key, data);
             if (tag == null) throw new ArgumentNullException("tag");
             fixed (byte* pt = tag) fixed (byte* pi = data) fixed (byte* pk = key)
             {
-                return Native.lwc_mac_verify(algorithm, pt, (UIntPtr)tag.Length, pi, (UIntPtr)data.Length, pk) == 0;
+                return Native.lwc_mac_verify(info.NamePtr, pt, (UIntPtr)tag.Length, pi, (UIntPtr)data.Length, pk) == 0;
             }
         }
 
@@ -154,7 +154,7 @@ namespace Lwc
             int rc;
             fixed (byte* pk = key) fixed (byte* pz = custom)
             {
-                rc = Native.lwc_hash_init(state, info.Name, pk, (UIntPtr)(key == null ? 0 : key.Length), pz,
+                rc = Native.lwc_hash_init(state, info.NamePtr, pk, (UIntPtr)(key == null ? 0 : key.Length), pz,
                     (UIntPtr)(custom == null ? 0 : custom.Length));
             }
             if (rc != 0) throw new ArgumentException(Native.LastError());

@@ -26,29 +26,29 @@ namespace Lwc
         // Pointers rather than arrays so that callers can pass offsets and pin once.
         [DllImport(Lib)]
         internal static extern unsafe int lwc_aead_encrypt_detached(
-            [MarshalAs(UnmanagedType.LPStr)] string alg, byte* c, byte* tag, UIntPtr taglen,
+            IntPtr alg, byte* c, byte* tag, UIntPtr taglen,
             byte* m, UIntPtr mlen, byte* ad, UIntPtr adlen, byte* npub, byte* k, byte* secondKey);
         [DllImport(Lib)]
         internal static extern unsafe int lwc_aead_decrypt_detached(
-            [MarshalAs(UnmanagedType.LPStr)] string alg, byte* m, byte* c, UIntPtr clen,
+            IntPtr alg, byte* m, byte* c, UIntPtr clen,
             byte* tag, UIntPtr taglen, byte* ad, UIntPtr adlen, byte* npub, byte* k, byte* secondKey);
 
         [DllImport(Lib)]
-        internal static extern unsafe int lwc_hash([MarshalAs(UnmanagedType.LPStr)] string alg,
+        internal static extern unsafe int lwc_hash(IntPtr alg,
             byte* output, UIntPtr outlen, byte* input, UIntPtr inlen);
         [DllImport(Lib)]
-        internal static extern unsafe int lwc_cxof([MarshalAs(UnmanagedType.LPStr)] string alg,
+        internal static extern unsafe int lwc_cxof(IntPtr alg,
             byte* output, UIntPtr outlen, byte* input, UIntPtr inlen, byte* custom, UIntPtr customlen);
         [DllImport(Lib)]
-        internal static extern unsafe int lwc_mac([MarshalAs(UnmanagedType.LPStr)] string alg,
+        internal static extern unsafe int lwc_mac(IntPtr alg,
             byte* output, UIntPtr outlen, byte* input, UIntPtr inlen, byte* k);
         [DllImport(Lib)]
-        internal static extern unsafe int lwc_mac_verify([MarshalAs(UnmanagedType.LPStr)] string alg,
+        internal static extern unsafe int lwc_mac_verify(IntPtr alg,
             byte* tag, UIntPtr taglen, byte* input, UIntPtr inlen, byte* k);
 
         internal const int HashStateBytes = 256;
         [DllImport(Lib)]
-        internal static extern unsafe int lwc_hash_init(IntPtr st, [MarshalAs(UnmanagedType.LPStr)] string alg,
+        internal static extern unsafe int lwc_hash_init(IntPtr st, IntPtr alg,
             byte* key, UIntPtr keylen, byte* custom, UIntPtr customlen);
         [DllImport(Lib)] internal static extern unsafe int lwc_hash_update(IntPtr st, byte* input, UIntPtr inlen);
         [DllImport(Lib)] internal static extern unsafe int lwc_hash_squeeze(IntPtr st, byte* output, UIntPtr outlen);

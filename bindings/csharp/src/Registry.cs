@@ -23,9 +23,14 @@ namespace Lwc
         /// <summary>True when the lwc file format (<see cref="LwcFile"/>) can use this AEAD.</summary>
         public bool StreamSupported { get; private set; }
 
-        internal AlgorithmInfo(string name, int kind)
+        // The library's own copy of the name (static, NUL-terminated): passed to the C calls
+        // without converting the string each time.
+        internal readonly IntPtr NamePtr;
+
+        internal AlgorithmInfo(string name, IntPtr namePtr, int kind)
         {
             Name = name;
+            NamePtr = namePtr;
             Kind = (AlgorithmKind)kind;
             KeySize = (int)Native.lwc_keybytes(name);
             SecondKeySize = (int)Native.lwc_secondkeybytes(name);
@@ -43,7 +48,7 @@ namespace Lwc
     public static class Registry
     {
         static readonly object Gate = new object();
-        static Dictionary<string, AlgorithmInfo> byName;
+        static volatile Dictionary<string, AlgorithmInfo> byName;
         static AlgorithmInfo[] all;
 
         /// <summary>The version of the loaded liblwc.</summary>
@@ -54,21 +59,23 @@ namespace Lwc
 
         static void Load()
         {
+            if (byName != null) return;
             lock (Gate)
             {
-                if (all != null) return;
+                if (byName != null) return;
                 var list = new List<AlgorithmInfo>();
                 var map = new Dictionary<string, AlgorithmInfo>(StringComparer.Ordinal);
                 ulong n = (ulong)Native.lwc_algorithm_count();
                 for (ulong i = 0; i < n; i++)
                 {
-                    string name = Marshal.PtrToStringAnsi(Native.lwc_algorithm_name((UIntPtr)i));
-                    var info = new AlgorithmInfo(name, Native.lwc_algorithm_kind(name));
+                    IntPtr p = Native.lwc_algorithm_name((UIntPtr)i);
+                    string name = Marshal.PtrToStringAnsi(p);
+                    var info = new AlgorithmInfo(name, p, Native.lwc_algorithm_kind(name));
                     list.Add(info);
                     map[name] = info;
                 }
-                byName = map;
                 all = list.ToArray();
+                byName = map;
             }
         }
 
