@@ -43,20 +43,21 @@ static class Generate
         sb.Append("        public const int CRYPTO_KEYBYTES = ").Append(a.KeySize).Append(";\n");
         sb.Append("        public const int CRYPTO_NSECBYTES = 0;\n");
         sb.Append("        public const int CRYPTO_NPUBBYTES = ").Append(a.NonceSize).Append(";\n");
-        sb.Append("        public const int CRYPTO_ABYTES = ").Append(a.TagSize).Append(";\n\n");
+        sb.Append("        public const int CRYPTO_ABYTES = ").Append(a.TagSize).Append(";\n");
+        sb.Append("        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);\n\n");
         sb.Append("        public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)\n")
-          .Append("        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }\n\n");
+          .Append("        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }\n\n");
         sb.Append("        public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)\n")
-          .Append("        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }\n\n");
+          .Append("        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }\n\n");
         sb.Append("        public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,\n")
           .Append("            out byte[] plaintext)\n")
-          .Append("        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }\n\n");
+          .Append("        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }\n\n");
         sb.Append("        public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,\n")
           .Append("            byte[] nsec, byte[] npub, byte[] k)\n")
-          .Append("        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }\n\n");
+          .Append("        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }\n\n");
         sb.Append("        public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,\n")
           .Append("            int adlen, byte[] npub, byte[] k)\n")
-          .Append("        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }\n");
+          .Append("        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }\n");
         sb.Append("    }\n");
     }
 

@@ -20,9 +20,8 @@ namespace Lwc
             return Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
         }
 
-        static AlgorithmInfo Check(string algorithm, byte[] nonce, byte[] key, byte[] secondKey, int tagLength)
+        static AlgorithmInfo Check(AlgorithmInfo info, byte[] nonce, byte[] key, byte[] secondKey, int tagLength)
         {
-            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
             if (nonce == null) throw new ArgumentNullException("nonce");
             if (key == null) throw new ArgumentNullException("key");
             if (key.Length != info.KeySize)
@@ -86,16 +85,22 @@ namespace Lwc
         /// <summary>Encrypts message; returns ciphertext || tag (message.Length + TagSize bytes).</summary>
         public static byte[] Encrypt(string algorithm, byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
         {
-            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
-            return Encrypt(algorithm, message, associatedData, nonce, key, info.TagSize, null);
+            var info = GetInfo(algorithm);
+            return Encrypt(info, message, associatedData, nonce, key, info.TagSize, null);
         }
 
         /// <summary>Encrypt with a truncated tag (tagLength bytes) and/or the nonce-masking second key.</summary>
         public static byte[] Encrypt(string algorithm, byte[] message, byte[] associatedData, byte[] nonce,
             byte[] key, int tagLength, byte[] secondKey)
         {
+            return Encrypt(GetInfo(algorithm), message, associatedData, nonce, key, tagLength, secondKey);
+        }
+
+        internal static byte[] Encrypt(AlgorithmInfo info, byte[] message, byte[] associatedData, byte[] nonce,
+            byte[] key, int tagLength, byte[] secondKey)
+        {
             if (message == null) throw new ArgumentNullException("message");
-            var info = Check(algorithm, nonce, key, secondKey, tagLength);
+            Check(info, nonce, key, secondKey, tagLength);
             var c = new byte[message.Length + tagLength];
             EncryptCore(info, c, 0, c, message.Length, tagLength, message, 0, message.Length,
                 associatedData, 0, associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey);
@@ -105,18 +110,22 @@ namespace Lwc
         /// <summary>Decrypts ciphertext || tag; CryptographicException when the tag is wrong.</summary>
         public static byte[] Decrypt(string algorithm, byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
         {
-            byte[] m;
-            if (!TryDecrypt(algorithm, ciphertext, associatedData, nonce, key, out m))
-                throw new CryptographicException("lwc: " + algorithm + ": authentication failed");
-            return m;
+            var info = GetInfo(algorithm);
+            return Decrypt(info, ciphertext, associatedData, nonce, key, info.TagSize, null);
         }
 
         public static byte[] Decrypt(string algorithm, byte[] ciphertext, byte[] associatedData, byte[] nonce,
             byte[] key, int tagLength, byte[] secondKey)
         {
+            return Decrypt(GetInfo(algorithm), ciphertext, associatedData, nonce, key, tagLength, secondKey);
+        }
+
+        internal static byte[] Decrypt(AlgorithmInfo info, byte[] ciphertext, byte[] associatedData, byte[] nonce,
+            byte[] key, int tagLength, byte[] secondKey)
+        {
             byte[] m;
-            if (!TryDecrypt(algorithm, ciphertext, associatedData, nonce, key, tagLength, secondKey, out m))
-                throw new CryptographicException("lwc: " + algorithm + ": authentication failed");
+            if (!TryDecrypt(info, ciphertext, associatedData, nonce, key, tagLength, secondKey, out m))
+                throw new CryptographicException("lwc: " + info.Name + ": authentication failed");
             return m;
         }
 
@@ -124,16 +133,23 @@ namespace Lwc
         public static bool TryDecrypt(string algorithm, byte[] ciphertext, byte[] associatedData, byte[] nonce,
             byte[] key, out byte[] plaintext)
         {
-            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
-            return TryDecrypt(algorithm, ciphertext, associatedData, nonce, key, info.TagSize, null, out plaintext);
+            var info = GetInfo(algorithm);
+            return TryDecrypt(info, ciphertext, associatedData, nonce, key, info.TagSize, null, out plaintext);
         }
 
         public static bool TryDecrypt(string algorithm, byte[] ciphertext, byte[] associatedData, byte[] nonce,
             byte[] key, int tagLength, byte[] secondKey, out byte[] plaintext)
         {
+            return TryDecrypt(GetInfo(algorithm), ciphertext, associatedData, nonce, key, tagLength, secondKey,
+                out plaintext);
+        }
+
+        internal static bool TryDecrypt(AlgorithmInfo info, byte[] ciphertext, byte[] associatedData, byte[] nonce,
+            byte[] key, int tagLength, byte[] secondKey, out byte[] plaintext)
+        {
             plaintext = null;
             if (ciphertext == null) throw new ArgumentNullException("ciphertext");
-            var info = Check(algorithm, nonce, key, secondKey, tagLength);
+            Check(info, nonce, key, secondKey, tagLength);
             if (ciphertext.Length < tagLength) return false;
             int n = ciphertext.Length - tagLength;
             var m = new byte[n];
@@ -152,8 +168,9 @@ namespace Lwc
             byte[] key, out byte[] tag, int tagLength = 0, byte[] secondKey = null)
         {
             if (message == null) throw new ArgumentNullException("message");
-            if (tagLength == 0) tagLength = GetInfo(algorithm).TagSize;
-            var info = Check(algorithm, nonce, key, secondKey, tagLength);
+            var info = GetInfo(algorithm);
+            if (tagLength == 0) tagLength = info.TagSize;
+            Check(info, nonce, key, secondKey, tagLength);
             var c = new byte[message.Length];
             var t = new byte[tagLength];
             EncryptCore(info, c, 0, t, 0, tagLength, message, 0, message.Length, associatedData, 0,
@@ -167,7 +184,7 @@ namespace Lwc
         {
             if (ciphertext == null) throw new ArgumentNullException("ciphertext");
             if (tag == null) throw new ArgumentNullException("tag");
-            var info = Check(algorithm, nonce, key, secondKey, tag.Length);
+            var info = Check(GetInfo(algorithm), nonce, key, secondKey, tag.Length);
             var m = new byte[ciphertext.Length];
             if (!DecryptCore(info, m, 0, ciphertext, 0, ciphertext.Length, tag, 0, tag.Length, associatedData,
                     0, associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey))
@@ -190,9 +207,14 @@ namespace Lwc
         public static int CryptoAeadEncrypt(string algorithm, byte[] c, out int clen, byte[] m, int mlen, byte[] ad,
             int adlen, byte[] nsec, byte[] npub, byte[] k)
         {
+            return CryptoAeadEncrypt(GetInfo(algorithm), c, out clen, m, mlen, ad, adlen, nsec, npub, k);
+        }
+
+        internal static int CryptoAeadEncrypt(AlgorithmInfo info, byte[] c, out int clen, byte[] m, int mlen, byte[] ad,
+            int adlen, byte[] nsec, byte[] npub, byte[] k)
+        {
             clen = 0;
-            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
-            Check(algorithm, npub, k, null, info.TagSize);
+            Check(info, npub, k, null, info.TagSize);
             CheckSpan(m, mlen, "m");
             CheckSpan(ad, adlen, "ad");
             if (c == null) throw new ArgumentNullException("c");
@@ -208,9 +230,14 @@ namespace Lwc
         public static int CryptoAeadDecrypt(string algorithm, byte[] m, out int mlen, byte[] nsec, byte[] c, int clen,
             byte[] ad, int adlen, byte[] npub, byte[] k)
         {
+            return CryptoAeadDecrypt(GetInfo(algorithm), m, out mlen, nsec, c, clen, ad, adlen, npub, k);
+        }
+
+        internal static int CryptoAeadDecrypt(AlgorithmInfo info, byte[] m, out int mlen, byte[] nsec, byte[] c,
+            int clen, byte[] ad, int adlen, byte[] npub, byte[] k)
+        {
             mlen = 0;
-            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
-            Check(algorithm, npub, k, null, info.TagSize);
+            Check(info, npub, k, null, info.TagSize);
             CheckSpan(c, clen, "c");
             CheckSpan(ad, adlen, "ad");
             if (clen < info.TagSize) return -1;

@@ -104,9 +104,24 @@ namespace Lwc
             return byName.TryGetValue(name, out info);
         }
 
+        static AlgorithmInfo last; // the last name looked up: the common case is one algorithm
+
+        internal static AlgorithmInfo Require(string name, string paramName, AlgorithmKind kind)
+        {
+            var l = last;
+            if (l != null && (object)l.Name == (object)name && l.Kind == kind) return l;
+            var info = Require(name, paramName, new[] { kind });
+            last = info;
+            return info;
+        }
+
         internal static AlgorithmInfo Require(string name, string paramName, params AlgorithmKind[] kinds)
         {
             if (name == null) throw new ArgumentNullException(paramName);
+            var l = last;
+            if (l != null && (object)l.Name == (object)name)
+                foreach (var k in kinds)
+                    if (k == l.Kind) return l;
             AlgorithmInfo info;
             if (!TryGet(name, out info))
                 throw new ArgumentException("unknown lwc algorithm '" + name + "'", paramName);
@@ -114,6 +129,7 @@ namespace Lwc
                 throw new ArgumentException("'" + name + "' is a " + info.Kind.ToString().ToLowerInvariant() +
                     ", not a " + string.Join(" or ", Array.ConvertAll(kinds, k => k.ToString().ToLowerInvariant())),
                     paramName);
+            last = info;
             return info;
         }
 

@@ -15,24 +15,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>ascon-hash256 (hash): 32-byte output.</summary>
@@ -91,24 +92,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>ascon-128a (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -122,24 +124,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>ascon-80pq (AEAD): 20-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -153,24 +156,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>ascon-hash (hash): 32-byte output.</summary>
@@ -376,24 +380,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>grain-128aead (AEAD): 16-byte key, 12-byte nonce, 8-byte tag.</summary>
@@ -407,24 +412,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 12;
         public const int CRYPTO_ABYTES = 8;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>xoodyak (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -438,24 +444,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>xoodyak-hash (hash): 32-byte output.</summary>
@@ -483,24 +490,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 32;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>schwaemm192-192 (AEAD): 24-byte key, 24-byte nonce, 24-byte tag.</summary>
@@ -514,24 +522,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 24;
         public const int CRYPTO_ABYTES = 24;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>schwaemm128-128 (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -545,24 +554,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>schwaemm256-256 (AEAD): 32-byte key, 32-byte nonce, 32-byte tag.</summary>
@@ -576,24 +586,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 32;
         public const int CRYPTO_ABYTES = 32;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>esch256 (hash): 32-byte output.</summary>
@@ -635,24 +646,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 12;
         public const int CRYPTO_ABYTES = 8;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>tinyjambu-192 (AEAD): 24-byte key, 12-byte nonce, 8-byte tag.</summary>
@@ -666,24 +678,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 12;
         public const int CRYPTO_ABYTES = 8;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>tinyjambu-256 (AEAD): 32-byte key, 12-byte nonce, 8-byte tag.</summary>
@@ -697,24 +710,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 12;
         public const int CRYPTO_ABYTES = 8;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>elephant-dumbo (AEAD): 16-byte key, 12-byte nonce, 8-byte tag.</summary>
@@ -728,24 +742,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 12;
         public const int CRYPTO_ABYTES = 8;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>elephant-jumbo (AEAD): 16-byte key, 12-byte nonce, 8-byte tag.</summary>
@@ -759,24 +774,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 12;
         public const int CRYPTO_ABYTES = 8;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>elephant-delirium (AEAD): 16-byte key, 12-byte nonce, 16-byte tag.</summary>
@@ -790,24 +806,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 12;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>gift-cofb (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -821,24 +838,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>romulus-n (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -852,24 +870,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>romulus-m (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -883,24 +902,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>romulus-t (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -914,24 +934,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>romulus-h (hash): 32-byte output.</summary>
@@ -959,24 +980,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>photon-beetle-aead32 (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -990,24 +1012,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>photon-beetle-hash (hash): 32-byte output.</summary>
@@ -1035,24 +1058,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>isap-k-128a (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -1066,24 +1090,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>isap-a-128 (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -1097,24 +1122,25 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 
     /// <summary>isap-k-128 (AEAD): 16-byte key, 16-byte nonce, 16-byte tag.</summary>
@@ -1128,23 +1154,24 @@ namespace Lwc
         public const int CRYPTO_NSECBYTES = 0;
         public const int CRYPTO_NPUBBYTES = 16;
         public const int CRYPTO_ABYTES = 16;
+        static readonly AlgorithmInfo Info = Aead.GetInfo(Name);
 
         public static byte[] Encrypt(byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Encrypt(Name, message, associatedData, nonce, key); }
+        { return Aead.Encrypt(Info, message, associatedData, nonce, key, TagSize, null); }
 
         public static byte[] Decrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
-        { return Aead.Decrypt(Name, ciphertext, associatedData, nonce, key); }
+        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null); }
 
         public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,
             out byte[] plaintext)
-        { return Aead.TryDecrypt(Name, ciphertext, associatedData, nonce, key, out plaintext); }
+        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }
 
         public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,
             byte[] nsec, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadEncrypt(Name, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
+        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }
 
         public static int crypto_aead_decrypt(byte[] m, out int mlen, byte[] nsec, byte[] c, int clen, byte[] ad,
             int adlen, byte[] npub, byte[] k)
-        { return Aead.CryptoAeadDecrypt(Name, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
+        { return Aead.CryptoAeadDecrypt(Info, m, out mlen, nsec, c, clen, ad, adlen, npub, k); }
     }
 }
