@@ -82,9 +82,10 @@ static class Generate
         }
         else
         {
-            sb.Append("\n        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }\n\n");
+            sb.Append("        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);\n\n");
+            sb.Append("        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }\n\n");
             sb.Append("        public static byte[] HashData(byte[] data, int outputLength)\n")
-              .Append("        { return Hash.HashData(Name, data, outputLength); }\n\n");
+              .Append("        { return Hash.HashData(Info, data, outputLength); }\n\n");
             if (a.Kind == AlgorithmKind.Cxof)
                 sb.Append("        public static byte[] HashData(byte[] data, int outputLength, byte[] customization)\n")
                   .Append("        { return Hash.HashData(Name, data, outputLength, customization); }\n\n");

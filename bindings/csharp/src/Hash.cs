@@ -14,18 +14,29 @@ namespace Lwc
                     (info.MaxOutputSize == 0 ? "unbounded" : info.MaxOutputSize.ToString()) + " bytes");
         }
 
+        static readonly AlgorithmKind[] Unkeyed = { AlgorithmKind.Hash, AlgorithmKind.Xof, AlgorithmKind.Cxof };
+
+        internal static AlgorithmInfo GetUnkeyed(string algorithm)
+        {
+            return Registry.Require(algorithm, "algorithm", Unkeyed);
+        }
+
         /// <summary>Digest of data with the algorithm's default output length (the digest size
         /// of a hash, the default length of an XOF).</summary>
         public static byte[] HashData(string algorithm, byte[] data)
         {
-            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Hash, AlgorithmKind.Xof, AlgorithmKind.Cxof);
-            return HashData(algorithm, data, info.OutputSize);
+            var info = GetUnkeyed(algorithm);
+            return HashData(info, data, info.OutputSize);
         }
 
         /// <summary>outputLength bytes of a hash (at most its digest size), XOF or CXOF (empty customization).</summary>
-        public static unsafe byte[] HashData(string algorithm, byte[] data, int outputLength)
+        public static byte[] HashData(string algorithm, byte[] data, int outputLength)
         {
-            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Hash, AlgorithmKind.Xof, AlgorithmKind.Cxof);
+            return HashData(GetUnkeyed(algorithm), data, outputLength);
+        }
+
+        internal static unsafe byte[] HashData(AlgorithmInfo info, byte[] data, int outputLength)
+        {
             if (data == null) throw new ArgumentNullException("data");
             CheckOutput(info, outputLength);
             var output = new byte[outputLength];

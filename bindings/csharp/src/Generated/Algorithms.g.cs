@@ -41,11 +41,12 @@ namespace Lwc
     {
         public const string Name = "ascon-hash256";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -55,11 +56,12 @@ namespace Lwc
     {
         public const string Name = "ascon-xof128";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -69,11 +71,12 @@ namespace Lwc
     {
         public const string Name = "ascon-cxof128";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static byte[] HashData(byte[] data, int outputLength, byte[] customization)
         { return Hash.HashData(Name, data, outputLength, customization); }
@@ -182,11 +185,12 @@ namespace Lwc
     {
         public const string Name = "ascon-hash";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -196,11 +200,12 @@ namespace Lwc
     {
         public const string Name = "ascon-hasha";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -210,11 +215,12 @@ namespace Lwc
     {
         public const string Name = "ascon-xof";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -224,11 +230,12 @@ namespace Lwc
     {
         public const string Name = "ascon-xofa";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -470,11 +477,12 @@ namespace Lwc
     {
         public const string Name = "xoodyak-hash";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -612,11 +620,12 @@ namespace Lwc
     {
         public const string Name = "esch256";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -626,11 +635,12 @@ namespace Lwc
     {
         public const string Name = "esch384";
         public const int OutputSize = 48;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -960,11 +970,12 @@ namespace Lwc
     {
         public const string Name = "romulus-h";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
@@ -1038,11 +1049,12 @@ namespace Lwc
     {
         public const string Name = "photon-beetle-hash";
         public const int OutputSize = 32;
+        static readonly AlgorithmInfo Info = Hash.GetUnkeyed(Name);
 
-        public static byte[] HashData(byte[] data) { return Hash.HashData(Name, data); }
+        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }
 
         public static byte[] HashData(byte[] data, int outputLength)
-        { return Hash.HashData(Name, data, outputLength); }
+        { return Hash.HashData(Info, data, outputLength); }
 
         public static IncrementalHasher Create() { return Hash.Create(Name); }
     }
