@@ -1,0 +1,252 @@
+// Authenticated encryption by registry name over lwc_aead_{en,de}crypt_detached.
+using System;
+using System.Security.Cryptography;
+
+namespace Lwc
+{
+    /// <summary>
+    /// Every AEAD of the lwc registry by name ("ascon-aead128", "xoodyak", ...). Combined mode:
+    /// the ciphertext is followed by the tag. Decryption checks the tag before anything is
+    /// released; a wrong tag throws <see cref="CryptographicException"/> (or makes TryDecrypt
+    /// return false) and no plaintext is returned. A null associatedData means none; every other
+    /// null argument throws <see cref="ArgumentNullException"/>.
+    /// Never encrypt two messages with the same key and nonce.
+    /// </summary>
+    public static class Aead
+    {
+        /// <summary>Sizes of the named AEAD; ArgumentException when it is unknown or no AEAD.</summary>
+        public static AlgorithmInfo GetInfo(string algorithm)
+        {
+            return Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
+        }
+
+        static AlgorithmInfo Check(AlgorithmInfo info, byte[] nonce, byte[] key, byte[] secondKey, int tagLength)
+        {
+            if (nonce == null) throw new ArgumentNullException("nonce");
+            if (key == null) throw new ArgumentNullException("key");
+            if (key.Length != info.KeySize)
+                throw new ArgumentException(info.Name + " takes a " + info.KeySize + "-byte key, not " +
+                    key.Length + " bytes", "key");
+            if (nonce.Length != info.NonceSize)
+                throw new ArgumentException(info.Name + " takes a " + info.NonceSize + "-byte nonce, not " +
+                    nonce.Length + " bytes", "nonce");
+            if (secondKey != null)
+            {
+                if (info.SecondKeySize == 0)
+                    throw new ArgumentException(info.Name + " takes no second key", "secondKey");
+                if (secondKey.Length != info.SecondKeySize)
+                    throw new ArgumentException(info.Name + " takes a " + info.SecondKeySize +
+                        "-byte second key, not " + secondKey.Length + " bytes", "secondKey");
+            }
+            if (tagLength < info.MinTagSize || tagLength > info.TagSize)
+                throw new ArgumentOutOfRangeException("tagLength", tagLength, info.Name + " tags are " +
+                    info.MinTagSize + " to " + info.TagSize + " bytes");
+            return info;
+        }
+
+        static readonly byte[] Empty = new byte[0];
+
+        // ---- the core calls: spans given as (array, offset, count), already checked ----------
+        internal static unsafe void EncryptCore(AlgorithmInfo info, byte[] c, int cOff, byte[] tag, int tagOff, int tagLen,
+            byte[] m, int mOff, int mLen, byte[] ad, int adOff, int adLen, byte[] nonce, byte[] key, byte[] secondKey)
+        {
+            if (ad == null) ad = Empty;
+            int rc;
+            fixed (byte* pc = c) fixed (byte* pt = tag) fixed (byte* pm = m) fixed (byte* pa = ad)
+            fixed (byte* pn = nonce) fixed (byte* pk = key) fixed (byte* ps = secondKey)
+            {
+                rc = Native.lwc_aead_encrypt_detached(info.NamePtr, pc == null ? null : pc + cOff, pt + tagOff,
+                    (UIntPtr)tagLen, pm == null ? null : pm + mOff, (UIntPtr)mLen,
+                    pa == null ? null : pa + adOff, (UIntPtr)adLen, pn, pk, ps);
+            }
+            if (rc != 0) throw new CryptographicException(Native.LastError());
+        }
+
+        // True when the tag verified; on false the mLen bytes at m are zero.
+        internal static unsafe bool DecryptCore(AlgorithmInfo info, byte[] m, int mOff, byte[] c, int cOff, int cLen,
+            byte[] tag, int tagOff, int tagLen, byte[] ad, int adOff, int adLen, byte[] nonce, byte[] key,
+            byte[] secondKey)
+        {
+            if (ad == null) ad = Empty;
+            int rc;
+            fixed (byte* pm = m) fixed (byte* pc = c) fixed (byte* pt = tag) fixed (byte* pa = ad)
+            fixed (byte* pn = nonce) fixed (byte* pk = key) fixed (byte* ps = secondKey)
+            {
+                rc = Native.lwc_aead_decrypt_detached(info.NamePtr, pm == null ? null : pm + mOff,
+                    pc == null ? null : pc + cOff, (UIntPtr)cLen, pt + tagOff, (UIntPtr)tagLen,
+                    pa == null ? null : pa + adOff, (UIntPtr)adLen, pn, pk, ps);
+            }
+            if (rc != 0 && m != null) Array.Clear(m, mOff, cLen);
+            return rc == 0;
+        }
+
+        // ---- combined mode ---------------------------------------------------------------
+
+        /// <summary>Encrypts message; returns ciphertext || tag (message.Length + TagSize bytes).</summary>
+        public static byte[] Encrypt(string algorithm, byte[] message, byte[] associatedData, byte[] nonce, byte[] key)
+        {
+            var info = GetInfo(algorithm);
+            return Encrypt(info, message, associatedData, nonce, key, info.TagSize, null);
+        }
+
+        /// <summary>Encrypt with a truncated tag (tagLength bytes) and/or the nonce-masking second key.</summary>
+        public static byte[] Encrypt(string algorithm, byte[] message, byte[] associatedData, byte[] nonce,
+            byte[] key, int tagLength, byte[] secondKey)
+        {
+            return Encrypt(GetInfo(algorithm), message, associatedData, nonce, key, tagLength, secondKey);
+        }
+
+        internal static byte[] Encrypt(AlgorithmInfo info, byte[] message, byte[] associatedData, byte[] nonce,
+            byte[] key, int tagLength, byte[] secondKey)
+        {
+            if (message == null) throw new ArgumentNullException("message");
+            Check(info, nonce, key, secondKey, tagLength);
+            var c = new byte[message.Length + tagLength];
+            EncryptCore(info, c, 0, c, message.Length, tagLength, message, 0, message.Length,
+                associatedData, 0, associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey);
+            return c;
+        }
+
+        /// <summary>Decrypts ciphertext || tag; CryptographicException when the tag is wrong.</summary>
+        public static byte[] Decrypt(string algorithm, byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key)
+        {
+            var info = GetInfo(algorithm);
+            return Decrypt(info, ciphertext, associatedData, nonce, key, info.TagSize, null);
+        }
+
+        public static byte[] Decrypt(string algorithm, byte[] ciphertext, byte[] associatedData, byte[] nonce,
+            byte[] key, int tagLength, byte[] secondKey)
+        {
+            return Decrypt(GetInfo(algorithm), ciphertext, associatedData, nonce, key, tagLength, secondKey);
+        }
+
+        internal static byte[] Decrypt(AlgorithmInfo info, byte[] ciphertext, byte[] associatedData, byte[] nonce,
+            byte[] key, int tagLength, byte[] secondKey)
+        {
+            byte[] m;
+            if (!TryDecrypt(info, ciphertext, associatedData, nonce, key, tagLength, secondKey, out m))
+                throw new CryptographicException("lwc: " + info.Name + ": authentication failed");
+            return m;
+        }
+
+        /// <summary>False (and plaintext null) when the tag is wrong or the input is shorter than a tag.</summary>
+        public static bool TryDecrypt(string algorithm, byte[] ciphertext, byte[] associatedData, byte[] nonce,
+            byte[] key, out byte[] plaintext)
+        {
+            var info = GetInfo(algorithm);
+            return TryDecrypt(info, ciphertext, associatedData, nonce, key, info.TagSize, null, out plaintext);
+        }
+
+        public static bool TryDecrypt(string algorithm, byte[] ciphertext, byte[] associatedData, byte[] nonce,
+            byte[] key, int tagLength, byte[] secondKey, out byte[] plaintext)
+        {
+            return TryDecrypt(GetInfo(algorithm), ciphertext, associatedData, nonce, key, tagLength, secondKey,
+                out plaintext);
+        }
+
+        internal static bool TryDecrypt(AlgorithmInfo info, byte[] ciphertext, byte[] associatedData, byte[] nonce,
+            byte[] key, int tagLength, byte[] secondKey, out byte[] plaintext)
+        {
+            plaintext = null;
+            if (ciphertext == null) throw new ArgumentNullException("ciphertext");
+            Check(info, nonce, key, secondKey, tagLength);
+            if (ciphertext.Length < tagLength) return false;
+            int n = ciphertext.Length - tagLength;
+            var m = new byte[n];
+            if (!DecryptCore(info, m, 0, ciphertext, 0, n, ciphertext, n, tagLength, associatedData, 0,
+                    associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey))
+                return false;
+            plaintext = m;
+            return true;
+        }
+
+        // ---- detached tag --------------------------------------------------------------------
+
+        /// <summary>Encrypts message into a ciphertext of the same length and a separate tag
+        /// (tagLength bytes; 0 = the full tag).</summary>
+        public static byte[] EncryptDetached(string algorithm, byte[] message, byte[] associatedData, byte[] nonce,
+            byte[] key, out byte[] tag, int tagLength = 0, byte[] secondKey = null)
+        {
+            if (message == null) throw new ArgumentNullException("message");
+            var info = GetInfo(algorithm);
+            if (tagLength == 0) tagLength = info.TagSize;
+            Check(info, nonce, key, secondKey, tagLength);
+            var c = new byte[message.Length];
+            var t = new byte[tagLength];
+            EncryptCore(info, c, 0, t, 0, tagLength, message, 0, message.Length, associatedData, 0,
+                associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey);
+            tag = t;
+            return c;
+        }
+
+        public static byte[] DecryptDetached(string algorithm, byte[] ciphertext, byte[] tag, byte[] associatedData,
+            byte[] nonce, byte[] key, byte[] secondKey = null)
+        {
+            if (ciphertext == null) throw new ArgumentNullException("ciphertext");
+            if (tag == null) throw new ArgumentNullException("tag");
+            var info = Check(GetInfo(algorithm), nonce, key, secondKey, tag.Length);
+            var m = new byte[ciphertext.Length];
+            if (!DecryptCore(info, m, 0, ciphertext, 0, ciphertext.Length, tag, 0, tag.Length, associatedData,
+                    0, associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey))
+                throw new CryptographicException("lwc: " + info.Name + ": authentication failed");
+            return m;
+        }
+
+        // ---- SUPERCOP / NIST LWC calling convention ---------------------------------------------
+
+        static void CheckSpan(byte[] a, int len, string name)
+        {
+            if (len < 0) throw new ArgumentOutOfRangeException(name + "len");
+            if (len > 0 && a == null) throw new ArgumentNullException(name);
+            if (a != null && len > a.Length)
+                throw new ArgumentException(name + "len exceeds the length of " + name, name + "len");
+        }
+
+        /// <summary>crypto_aead_encrypt: c (at least mlen + TagSize bytes) = ciphertext || tag;
+        /// nsec is unused (must be null). Returns 0.</summary>
+        public static int CryptoAeadEncrypt(string algorithm, byte[] c, out int clen, byte[] m, int mlen, byte[] ad,
+            int adlen, byte[] nsec, byte[] npub, byte[] k)
+        {
+            return CryptoAeadEncrypt(GetInfo(algorithm), c, out clen, m, mlen, ad, adlen, nsec, npub, k);
+        }
+
+        internal static int CryptoAeadEncrypt(AlgorithmInfo info, byte[] c, out int clen, byte[] m, int mlen, byte[] ad,
+            int adlen, byte[] nsec, byte[] npub, byte[] k)
+        {
+            clen = 0;
+            Check(info, npub, k, null, info.TagSize);
+            CheckSpan(m, mlen, "m");
+            CheckSpan(ad, adlen, "ad");
+            if (c == null) throw new ArgumentNullException("c");
+            if (c.Length < (long)mlen + info.TagSize)
+                throw new ArgumentException("c must hold mlen + " + info.TagSize + " bytes", "c");
+            EncryptCore(info, c, 0, c, mlen, info.TagSize, m, 0, mlen, ad, 0, adlen, npub, k, null);
+            clen = mlen + info.TagSize;
+            return 0;
+        }
+
+        /// <summary>crypto_aead_decrypt: m (at least clen - TagSize bytes); returns 0, or -1 when the
+        /// tag is wrong or clen is shorter than a tag (then the clen - TagSize bytes of m are zero).</summary>
+        public static int CryptoAeadDecrypt(string algorithm, byte[] m, out int mlen, byte[] nsec, byte[] c, int clen,
+            byte[] ad, int adlen, byte[] npub, byte[] k)
+        {
+            return CryptoAeadDecrypt(GetInfo(algorithm), m, out mlen, nsec, c, clen, ad, adlen, npub, k);
+        }
+
+        internal static int CryptoAeadDecrypt(AlgorithmInfo info, byte[] m, out int mlen, byte[] nsec, byte[] c,
+            int clen, byte[] ad, int adlen, byte[] npub, byte[] k)
+        {
+            mlen = 0;
+            Check(info, npub, k, null, info.TagSize);
+            CheckSpan(c, clen, "c");
+            CheckSpan(ad, adlen, "ad");
+            if (clen < info.TagSize) return -1;
+            int n = clen - info.TagSize;
+            if (m == null && n > 0) throw new ArgumentNullException("m");
+            if (m != null && m.Length < n) throw new ArgumentException("m must hold clen - " + info.TagSize + " bytes", "m");
+            if (!DecryptCore(info, m, 0, c, 0, n, c, n, info.TagSize, ad, 0, adlen, npub, k, null)) return -1;
+            mlen = n;
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,281 @@
+// Hashes, XOFs, CXOFs, MACs and PRFs of the registry by name, one-shot and incremental.
+using System;
+using System.Runtime.InteropServices;
+using System.Security.Cryptography;
+
+namespace Lwc
+{
+    public static class Hash
+    {
+        static void CheckOutput(AlgorithmInfo info, int outputLength)
+        {
+            if (outputLength < 0 || (info.MaxOutputSize != 0 && outputLength > info.MaxOutputSize))
+                throw new ArgumentOutOfRangeException("outputLength", outputLength, info.Name + " outputs at most " +
+                    (info.MaxOutputSize == 0 ? "unbounded" : info.MaxOutputSize.ToString()) + " bytes");
+        }
+
+        static readonly AlgorithmKind[] Unkeyed = { AlgorithmKind.Hash, AlgorithmKind.Xof, AlgorithmKind.Cxof };
+
+        internal static AlgorithmInfo GetUnkeyed(string algorithm)
+        {
+            return Registry.Require(algorithm, "algorithm", Unkeyed);
+        }
+
+        /// <summary>Digest of data with the algorithm's default output length (the digest size
+        /// of a hash, the default length of an XOF).</summary>
+        public static byte[] HashData(string algorithm, byte[] data)
+        {
+            var info = GetUnkeyed(algorithm);
+            return HashData(info, data, info.OutputSize);
+        }
+
+        /// <summary>outputLength bytes of a hash (at most its digest size), XOF or CXOF (empty customization).</summary>
+        public static byte[] HashData(string algorithm, byte[] data, int outputLength)
+        {
+            return HashData(GetUnkeyed(algorithm), data, outputLength);
+        }
+
+        internal static unsafe byte[] HashData(AlgorithmInfo info, byte[] data, int outputLength)
+        {
+            if (data == null) throw new ArgumentNullException("data");
+            CheckOutput(info, outputLength);
+            var output = new byte[outputLength];
+            int rc;
+            fixed (byte* po = output) fixed (byte* pi = data)
+            {
+                rc = Native.lwc_hash(info.NamePtr, po, (UIntPtr)outputLength, pi, (UIntPtr)data.Length);
+            }
+            if (rc != 0) throw new ArgumentException(Native.LastError());
+            return output;
+        }
+
+        /// <summary>A CXOF (e.g. "ascon-cxof128") of data with a customization string.</summary>
+        public static unsafe byte[] HashData(string algorithm, byte[] data, int outputLength, byte[] customization)
+        {
+            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Cxof);
+            if (data == null) throw new ArgumentNullException("data");
+            if (customization == null) throw new ArgumentNullException("customization");
+            CheckOutput(info, outputLength);
+            var output = new byte[outputLength];
+            int rc;
+            fixed (byte* po = output) fixed (byte* pi = data) fixed (byte* pz = customization)
+            {
+                rc = Native.lwc_cxof(info.NamePtr, po, (UIntPtr)outputLength, pi, (UIntPtr)data.Length, pz,
+                    (UIntPtr)customization.Length);
+            }
+            if (rc != 0) throw new ArgumentException(Native.LastError());
+            return output;
+        }
+
+        static AlgorithmInfo CheckKeyed(string algorithm, byte[] key, byte[] data)
+        {
+            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Mac, AlgorithmKind.Prf);
+            if (key == null) throw new ArgumentNullException("key");
+            if (data == null) throw new ArgumentNullException("data");
+            if (key.Length != info.KeySize)
+                throw new ArgumentException(info.Name + " takes a " + info.KeySize + "-byte key, not " + key.Length +
+                    " bytes", "key");
+            return info;
+        }
+
+        /// <summary>MAC or PRF of data under key; outputLength 0 = the default output length.</summary>
+        public static unsafe byte[] Mac(string algorithm, byte[] key, byte[] data, int outputLength = 0)
+        {
+            var info = CheckKeyed(algorithm, key, data);
+            if (outputLength == 0) outputLength = info.OutputSize;
+            CheckOutput(info, outputLength);
+            var output = new byte[outputLength];
+            int rc;
+            fixed (byte* po = output) fixed (byte* pi = data) fixed (byte* pk = key)
+            {
+                rc = Native.lwc_mac(info.NamePtr, po, (UIntPtr)outputLength, pi, (UIntPtr)data.Length, pk);
+            }
+            if (rc != 0) throw new ArgumentException(Native.LastError());
+            return output;
+        }
+
+        /// <summary>True when tag is the MAC/PRF output of data under key (constant time).</summary>
+        public static unsafe bool VerifyMac(string algorithm, byte[] key, byte[] data, byte[] tag)
+        {
+            var info = CheckKeyed(algorithm, key, data);
+            if (tag == null) throw new ArgumentNullException("tag");
+            fixed (byte* pt = tag) fixed (byte* pi = data) fixed (byte* pk = key)
+            {
+                return Native.lwc_mac_verify(info.NamePtr, pt, (UIntPtr)tag.Length, pi, (UIntPtr)data.Length, pk) == 0;
+            }
+        }
+
+        /// <summary>An incremental hash (shape of System.Security.Cryptography.IncrementalHash).</summary>
+        public static IncrementalHasher Create(string algorithm)
+        {
+            return new IncrementalHasher(algorithm, null, null);
+        }
+
+        /// <summary>An incremental MAC/PRF under key.</summary>
+        public static IncrementalHasher CreateMac(string algorithm, byte[] key)
+        {
+            if (key == null) throw new ArgumentNullException("key");
+            return new IncrementalHasher(algorithm, key, null);
+        }
+
+        /// <summary>An incremental CXOF with a customization string.</summary>
+        public static IncrementalHasher CreateCxof(string algorithm, byte[] customization)
+        {
+            if (customization == null) throw new ArgumentNullException("customization");
+            return new IncrementalHasher(algorithm, null, customization);
+        }
+    }
+
+    /// <summary>
+    /// Incremental hashing over lwc_hash_init/update/squeeze. Not thread-safe. Dispose wipes the
+    /// state and the copy of the key.
+    /// </summary>
+    public sealed class IncrementalHasher : IDisposable
+    {
+        readonly AlgorithmInfo info;
+        readonly byte[] key;    // our copy, wiped on Dispose
+        readonly byte[] custom;
+        IntPtr state;           // LWC_HASH_STATE_BYTES of unmanaged memory
+        bool live;
+
+        public AlgorithmInfo Algorithm { get { return info; } }
+        /// <summary>Bytes GetHashAndReset() returns.</summary>
+        public int HashLengthInBytes { get { return info.OutputSize; } }
+
+        internal IncrementalHasher(string algorithm, byte[] key, byte[] customization)
+        {
+            info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Hash, AlgorithmKind.Xof, AlgorithmKind.Cxof,
+                AlgorithmKind.Mac, AlgorithmKind.Prf);
+            bool keyed = info.Kind == AlgorithmKind.Mac || info.Kind == AlgorithmKind.Prf;
+            if (keyed && key == null) throw new ArgumentException(info.Name + " needs a key (Hash.CreateMac)", "algorithm");
+            if (!keyed && key != null) throw new ArgumentException(info.Name + " takes no key", "key");
+            if (keyed && key.Length != info.KeySize)
+                throw new ArgumentException(info.Name + " takes a " + info.KeySize + "-byte key, not " + key.Length +
+                    " bytes", "key");
+            if (customization != null && info.Kind != AlgorithmKind.Cxof)
+                throw new ArgumentException(info.Name + " takes no customization", "customization");
+            this.key = key == null ? null : (byte[])key.Clone();
+            custom = customization == null ? null : (byte[])customization.Clone();
+            state = Marshal.AllocHGlobal(Native.HashStateBytes);
+            Init();
+        }
+
+        unsafe void Init()
+        {
+            int rc;
+            fixed (byte* pk = key) fixed (byte* pz = custom)
+            {
+                rc = Native.lwc_hash_init(state, info.NamePtr, pk, (UIntPtr)(key == null ? 0 : key.Length), pz,
+                    (UIntPtr)(custom == null ? 0 : custom.Length));
+            }
+            if (rc != 0) throw new ArgumentException(Native.LastError());
+            live = true;
+        }
+
+        void CheckAlive()
+        {
+            if (state == IntPtr.Zero) throw new ObjectDisposedException("IncrementalHasher");
+        }
+
+        public void AppendData(byte[] data)
+        {
+            if (data == null) throw new ArgumentNullException("data");
+            AppendData(data, 0, data.Length);
+        }
+
+        public unsafe void AppendData(byte[] data, int offset, int count)
+        {
+            if (data == null) throw new ArgumentNullException("data");
+            if (offset < 0 || count < 0 || offset > data.Length - count)
+                throw new ArgumentOutOfRangeException("count", "offset and count are outside data");
+            CheckAlive();
+            if (count == 0) return;
+            int rc;
+            fixed (byte* p = data) { rc = Native.lwc_hash_update(state, p + offset, (UIntPtr)count); }
+            if (rc != 0) throw new InvalidOperationException(Native.LastError());
+        }
+
+        unsafe byte[] Squeeze(IntPtr st, int outputLength)
+        {
+            var output = new byte[outputLength];
+            int rc;
+            fixed (byte* p = output) { rc = Native.lwc_hash_squeeze(st, p, (UIntPtr)outputLength); }
+            if (rc != 0) throw new InvalidOperationException(Native.LastError());
+            return output;
+        }
+
+        void CheckOutput(int outputLength)
+        {
+            if (outputLength < 0 || (info.MaxOutputSize != 0 && outputLength > info.MaxOutputSize))
+                throw new ArgumentOutOfRangeException("outputLength");
+        }
+
+        /// <summary>The digest (default output length) of everything appended; then starts over.</summary>
+        public byte[] GetHashAndReset() { return GetHashAndReset(info.OutputSize); }
+
+        /// <summary>outputLength bytes of output (XOF/PRF any length; hash at most the digest size).</summary>
+        public byte[] GetHashAndReset(int outputLength)
+        {
+            CheckAlive();
+            CheckOutput(outputLength);
+            try { return Squeeze(state, outputLength); }
+            finally
+            {
+                Native.lwc_hash_free(state);
+                live = false;
+                Init();
+            }
+        }
+
+        /// <summary>The digest so far, without resetting (works on a copy of the state).</summary>
+        public byte[] GetCurrentHash() { return GetCurrentHash(info.OutputSize); }
+
+        public byte[] GetCurrentHash(int outputLength)
+        {
+            CheckAlive();
+            CheckOutput(outputLength);
+            IntPtr copy = Marshal.AllocHGlobal(Native.HashStateBytes);
+            try
+            {
+                if (Native.lwc_hash_copy(copy, state) != 0) throw new InvalidOperationException(Native.LastError());
+                try { return Squeeze(copy, outputLength); }
+                finally { Native.lwc_hash_free(copy); }
+            }
+            finally { Marshal.FreeHGlobal(copy); }
+        }
+
+        /// <summary>MAC/PRF: true when tag equals the output so far (constant time); then starts over.</summary>
+        public unsafe bool VerifyHashAndReset(byte[] tag)
+        {
+            if (tag == null) throw new ArgumentNullException("tag");
+            CheckAlive();
+            try
+            {
+                fixed (byte* p = tag) { return Native.lwc_hash_verify(state, p, (UIntPtr)tag.Length) == 0; }
+            }
+            finally
+            {
+                Native.lwc_hash_free(state);
+                live = false;
+                Init();
+            }
+        }
+
+        void Release()
+        {
+            if (state == IntPtr.Zero) return;
+            if (live) Native.lwc_hash_free(state);
+            Marshal.FreeHGlobal(state);
+            state = IntPtr.Zero;
+            if (key != null) Array.Clear(key, 0, key.Length);
+        }
+
+        public void Dispose()
+        {
+            Release();
+            GC.SuppressFinalize(this);
+        }
+
+        ~IncrementalHasher() { Release(); }
+    }
+}

@@ -1,0 +1,241 @@
+// The lwc file format (docs/stream-format.md) over lwc_stream_*: what `lwc encrypt` writes and
+// `lwc decrypt` reads, from and to System.IO.Stream.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Security.Cryptography;
+
+namespace Lwc
+{
+    /// <summary>Why an lwc file was rejected (LWC_STREAM_E_* of include/lwc/stream.h).</summary>
+    public enum LwcFileError
+    {
+        None = 0, Usage = 1, NotAStream = 2, Unsupported = 3, BadHeader = 4, Truncated = 5, WrongKey = 6,
+        Authentication = 7, KeyFile = 8, IO = 9
+    }
+
+    /// <summary>An lwc file failed to decrypt (or to be made); <see cref="Error"/> tells why.</summary>
+    public class LwcFileException : CryptographicException
+    {
+        public LwcFileError Error { get; private set; }
+        public LwcFileException(LwcFileError error, string message) : base(message) { Error = error; }
+    }
+
+    /// <summary>
+    /// Encrypts and decrypts in the format of the lwc tool: a file made by `lwc encrypt -k KEY`
+    /// decrypts here with the key of KEY (<see cref="LoadKey"/>), and the reverse. Keys are
+    /// 32 bytes; every file derives its own key from it.
+    /// Decrypt(Stream, Stream) releases nothing unverified: like `lwc decrypt` to standard output,
+    /// it holds the plaintext (in memory up to 4 MiB, beyond that in an already deleted
+    /// temporary file) until the whole input verified, then writes it all; on failure nothing
+    /// at all is written to the output.
+    /// </summary>
+    public static class LwcFile
+    {
+        public const int KeySize = 32;
+        public const string DefaultAlgorithm = "ascon-aead128";
+        const int ReadSize = 64 * 1024;
+        const int MemorySpool = 4 << 20;
+
+        static void CheckKey(byte[] key)
+        {
+            if (key == null) throw new ArgumentNullException("key");
+            if (key.Length != KeySize)
+                throw new ArgumentException("lwc file keys are " + KeySize + " bytes, not " + key.Length, "key");
+        }
+
+        static uint ChunkShift(int chunkSize)
+        {
+            if (chunkSize == 0) return 0;
+            for (int s = 6; s <= 20; s++)
+                if (chunkSize == 1 << s) return (uint)s;
+            throw new ArgumentOutOfRangeException("chunkSize", chunkSize, "a power of two from 64 to 1 MiB, or 0");
+        }
+
+        static Exception Failure(StreamHandle s)
+        {
+            var code = (LwcFileError)Native.lwc_stream_error_code(s);
+            string msg = "lwc: " + Native.LastError();
+            if (code == LwcFileError.Usage) return new InvalidOperationException(msg);
+            if (code == LwcFileError.IO) return new IOException(msg);
+            return new LwcFileException(code, msg);
+        }
+
+        // Feeds input through s; emit gets each piece of output (valid until the next call).
+        static unsafe void Run(StreamHandle s, Stream input, Action<byte[], int> emit)
+        {
+            var inbuf = new byte[ReadSize];
+            var outbuf = new byte[Math.Max((long)Native.lwc_stream_push_bound(s, (UIntPtr)ReadSize),
+                (long)Native.lwc_stream_final_bound(s))];
+            try
+            {
+                int n;
+                UIntPtr outlen;
+                while ((n = input.Read(inbuf, 0, inbuf.Length)) > 0)
+                {
+                    long bound = (long)Native.lwc_stream_push_bound(s, (UIntPtr)n);
+                    if (bound > outbuf.Length) { Array.Clear(outbuf, 0, outbuf.Length); outbuf = new byte[bound]; }
+                    int rc;
+                    fixed (byte* po = outbuf) fixed (byte* pi = inbuf)
+                    {
+                        rc = Native.lwc_stream_push(s, po, (UIntPtr)outbuf.Length, out outlen, pi, (UIntPtr)n);
+                    }
+                    if (rc != 0) throw Failure(s);
+                    if ((long)outlen > 0) emit(outbuf, (int)outlen);
+                }
+                long fb = (long)Native.lwc_stream_final_bound(s);
+                if (fb > outbuf.Length) { Array.Clear(outbuf, 0, outbuf.Length); outbuf = new byte[fb]; }
+                int frc;
+                fixed (byte* po = outbuf)
+                {
+                    frc = Native.lwc_stream_final(s, po, (UIntPtr)outbuf.Length, out outlen);
+                }
+                if (frc != 0) throw Failure(s);
+                if ((long)outlen > 0) emit(outbuf, (int)outlen);
+            }
+            finally
+            {
+                Array.Clear(inbuf, 0, inbuf.Length);
+                Array.Clear(outbuf, 0, outbuf.Length);
+            }
+        }
+
+        /// <summary>Encrypts all of input into output in the lwc format. chunkSize: plaintext bytes
+        /// per chunk (a power of two from 64 to 1 MiB; 0 = 64 KiB); threads: 0 = one per core.</summary>
+        public static void Encrypt(Stream input, Stream output, byte[] key, string algorithm = DefaultAlgorithm,
+            int chunkSize = 0, int threads = 0)
+        {
+            if (input == null) throw new ArgumentNullException("input");
+            if (output == null) throw new ArgumentNullException("output");
+            CheckKey(key);
+            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
+            if (!info.StreamSupported)
+                throw new ArgumentException(info.Name + " has no lwc stream id", "algorithm");
+            uint shift = ChunkShift(chunkSize);
+            if (threads < 0) throw new ArgumentOutOfRangeException("threads");
+            IntPtr h = Native.lwc_stream_encrypt_new(info.Name, shift, (uint)threads, key);
+            if (h == IntPtr.Zero) throw new ArgumentException("lwc: " + Native.LastError());
+            using (var s = new StreamHandle(h))
+            {
+                Run(s, input, (buf, n) => output.Write(buf, 0, n));
+            }
+            output.Flush();
+        }
+
+        /// <summary>Decrypts an lwc file from input into output; LwcFileException (a
+        /// CryptographicException) when it is not authentic (wrong key, modified, truncated,
+        /// reordered or appended data), and then nothing was written to output.</summary>
+        public static void Decrypt(Stream input, Stream output, byte[] key, int threads = 0)
+        {
+            if (input == null) throw new ArgumentNullException("input");
+            if (output == null) throw new ArgumentNullException("output");
+            CheckKey(key);
+            if (threads < 0) throw new ArgumentOutOfRangeException("threads");
+            IntPtr h = Native.lwc_stream_decrypt_new((uint)threads, key);
+            if (h == IntPtr.Zero) throw new ArgumentException("lwc: " + Native.LastError());
+            var memory = new List<byte[]>();
+            long held = 0;
+            FileStream spill = null;
+            try
+            {
+                using (var s = new StreamHandle(h))
+                {
+                    Run(s, input, (buf, n) =>
+                    {
+                        if (spill == null && held + n > MemorySpool) spill = OpenSpill();
+                        if (spill != null) spill.Write(buf, 0, n);
+                        else
+                        {
+                            var piece = new byte[n];
+                            Buffer.BlockCopy(buf, 0, piece, 0, n);
+                            memory.Add(piece);
+                        }
+                        held += n;
+                    });
+                }
+                // Verified: release it all, in order.
+                foreach (var piece in memory) output.Write(piece, 0, piece.Length);
+                if (spill != null)
+                {
+                    spill.Position = 0;
+                    var buf = new byte[ReadSize];
+                    int n;
+                    while ((n = spill.Read(buf, 0, buf.Length)) > 0) output.Write(buf, 0, n);
+                    Array.Clear(buf, 0, buf.Length);
+                }
+                output.Flush();
+            }
+            finally
+            {
+                foreach (var piece in memory) Array.Clear(piece, 0, piece.Length);
+                if (spill != null) spill.Dispose();
+            }
+        }
+
+        static FileStream OpenSpill()
+        {
+            string path = Path.Combine(Path.GetTempPath(), "lwc-" + Guid.NewGuid().ToString("N") + ".tmp");
+            var fs = new FileStream(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, 1 << 16,
+                FileOptions.DeleteOnClose);
+            // On Unix the open file outlives its name: unlink it now, nothing else can open it.
+            if (Environment.OSVersion.Platform == PlatformID.Unix) { try { File.Delete(path); } catch (IOException) { } }
+            return fs;
+        }
+
+        /// <summary>Encrypts a file as `lwc encrypt -o` does.</summary>
+        public static void EncryptFile(string inputPath, string outputPath, byte[] key,
+            string algorithm = DefaultAlgorithm, int chunkSize = 0, bool overwrite = false, int threads = 0)
+        {
+            if (inputPath == null) throw new ArgumentNullException("inputPath");
+            if (outputPath == null) throw new ArgumentNullException("outputPath");
+            CheckKey(key);
+            Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
+            if (Native.lwc_stream_encrypt_file(algorithm, ChunkShift(chunkSize), (uint)Math.Max(threads, 0), key,
+                    inputPath, outputPath, overwrite ? 1 : 0) != 0)
+                throw new IOException("lwc: " + Native.LastError());
+        }
+
+        /// <summary>Decrypts a file as `lwc decrypt -o` does: outputPath appears (atomically) only
+        /// after the last chunk verified.</summary>
+        public static void DecryptFile(string inputPath, string outputPath, byte[] key, bool overwrite = false,
+            int threads = 0)
+        {
+            if (inputPath == null) throw new ArgumentNullException("inputPath");
+            if (outputPath == null) throw new ArgumentNullException("outputPath");
+            CheckKey(key);
+            if (Native.lwc_stream_decrypt_file((uint)Math.Max(threads, 0), key, inputPath, outputPath,
+                    overwrite ? 1 : 0) != 0)
+                throw new CryptographicException("lwc: " + Native.LastError());
+        }
+
+        /// <summary>Reads a key file ("lwc-key-v1 ..." as `lwc keygen` writes, mode 0600).</summary>
+        public static byte[] LoadKey(string path)
+        {
+            if (path == null) throw new ArgumentNullException("path");
+            var key = new byte[KeySize];
+            if (Native.lwc_stream_load_key(key, path) != 0)
+            {
+                Array.Clear(key, 0, key.Length);
+                throw new IOException("lwc: " + Native.LastError());
+            }
+            return key;
+        }
+
+        /// <summary>Writes a key file as `lwc keygen -o` does (mode 0600).</summary>
+        public static void SaveKey(string path, byte[] key, bool overwrite = false)
+        {
+            if (path == null) throw new ArgumentNullException("path");
+            CheckKey(key);
+            if (Native.lwc_stream_save_key(path, key, overwrite ? 1 : 0) != 0)
+                throw new IOException("lwc: " + Native.LastError());
+        }
+
+        /// <summary>A new random 32-byte key (the kernel's CSPRNG, as `lwc keygen`).</summary>
+        public static byte[] GenerateKey()
+        {
+            var key = new byte[KeySize];
+            if (Native.lwc_stream_keygen(key) != 0) throw new CryptographicException("lwc: " + Native.LastError());
+            return key;
+        }
+    }
+}
