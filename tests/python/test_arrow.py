@@ -247,3 +247,18 @@ def test_results_are_built_on_the_engine_buffer():
     sealed = lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), msgs)
     assert sealed.buffers()[2].size == 50 * 116
     assert sealed.buffers()[0] is None
+
+
+def test_parquet_roundtrip_example_runs(tmp_path):
+    pytest.importorskip("pyarrow.parquet")
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "python" / "parquet_roundtrip.py"),
+                           str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "all tags verified" in done.stdout
+    assert "after swapping two rows: 2 rows rejected" in done.stdout
+    assert (tmp_path / "sealed.parquet").exists()
