@@ -262,3 +262,29 @@ def test_parquet_roundtrip_example_runs(tmp_path):
     assert "all tags verified" in done.stdout
     assert "after swapping two rows: 2 rows rejected" in done.stdout
     assert (tmp_path / "sealed.parquet").exists()
+
+
+def test_module_examples_run():
+    import doctest
+
+    result = doctest.testmod(lwc.arrow)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_null_rows_that_hold_bytes_are_skipped():
+    """Arrow allows a null slot to span bytes; those bytes are neither encrypted nor hashed,
+    and associated data of rows left out does not shift the others."""
+    data = pa.py_buffer(b"aaabbbccc")
+    offsets = pa.py_buffer(np.array([0, 3, 6, 9], dtype=np.int32))
+    validity = pa.py_buffer(np.packbits(np.array([1, 0, 1], dtype=bool), bitorder="little"))
+    col = pa.Array.from_buffers(pa.binary(), 3, [validity, offsets, data])
+    ads = pa.array([b"x", b"yy", b"z"])
+    key, nonce = bytes(16), bytes(16)
+    sealed = lwc.arrow.encrypt("ascon-aead128", key, nonce, col, ads)
+    aead = lwc.AsconAEAD128(key)
+    assert sealed.to_pylist() == [aead.encrypt(nonce, b"aaa", b"x"), None, aead.encrypt(nonce, b"ccc", b"z")]
+    assert lwc.arrow.hash("ascon-hash256", col).to_pylist() == [
+        lwc.ascon_hash256_digest(b"aaa"), None, lwc.ascon_hash256_digest(b"ccc")]
+    # A null key or nonce makes the row null too.
+    keys = pa.array([key, key, None], pa.binary(16))
+    assert lwc.arrow.encrypt("ascon-aead128", keys, nonce, col, ads).to_pylist() == [sealed[0].as_py(), None, None]
