@@ -288,3 +288,22 @@ def test_null_rows_that_hold_bytes_are_skipped():
     # A null key or nonce makes the row null too.
     keys = pa.array([key, key, None], pa.binary(16))
     assert lwc.arrow.encrypt("ascon-aead128", keys, nonce, col, ads).to_pylist() == [sealed[0].as_py(), None, None]
+
+
+def test_tag_length_and_second_keys():
+    rng = random.Random("options")
+    msgs, col = random_column(rng, 30, max_len=500)
+    keys, key_col = fixed_column(rng, 30, 16)
+    nonces, nonce_col = fixed_column(rng, 30, 16)
+    second = rng.randbytes(16)
+    sealed = lwc.arrow.encrypt("ascon-aead128", key_col, nonce_col, col, tag_length=8, second_keys=second)
+    assert sealed.to_pylist() == [
+        None if m is None else lwc.AsconAEAD128(k, tag_length=8, second_key=second).encrypt(nn, m, None)
+        for k, nn, m in zip(keys, nonces, msgs)]
+    plain, ok = lwc.arrow.decrypt("ascon-aead128", key_col, nonce_col, sealed, tag_length=8,
+                                  second_keys=pa.array([second] * 30, pa.binary(16)))
+    assert plain.to_pylist() == msgs
+    with pytest.raises(ValueError, match="second keys"):
+        lwc.arrow.encrypt("xoodyak", key_col, nonce_col, col, second_keys=second)
+    with pytest.raises(ValueError, match="tag_length"):
+        lwc.arrow.encrypt("ascon-aead128", key_col, nonce_col, col, tag_length=2)
