@@ -1,0 +1,409 @@
+"""Apache Arrow columns in, Arrow columns out: lwc's CPU batch engine over whole columns.
+
+Needs ``pyarrow`` (``pip install "lwc-crypto[arrow]"``) and ``numpy``.
+
+>>> import pyarrow as pa, lwc.arrow
+>>> keys = pa.array([bytes(16), bytes([1]) * 16], pa.binary(16))
+>>> nonces = pa.array([bytes(16), bytes(16)], pa.binary(16))
+>>> sealed = lwc.arrow.encrypt("ascon-aead128", keys, nonces, pa.array([b"hello", None]))
+>>> sealed[0].as_py() == lwc.AsconAEAD128(bytes(16)).encrypt(bytes(16), b"hello", None)
+True
+>>> sealed[1].as_py() is None
+True
+>>> plain, ok = lwc.arrow.decrypt("ascon-aead128", keys, nonces, sealed)
+>>> plain.to_pylist(), ok.to_pylist()
+([b'hello', None], [True, None])
+
+Inputs:
+
+- messages, ciphertexts, associated data: ``pa.BinaryArray`` or ``pa.LargeBinaryArray`` (also
+  ``pa.StringArray`` / ``pa.LargeStringArray``, read as their UTF-8 bytes), sliced arrays
+  included, or a ``pa.ChunkedArray`` of those: it is processed chunk by chunk and the result is
+  chunked the same way.
+- keys, nonces (and ``second_keys``): a ``pa.FixedSizeBinaryArray`` of exactly the algorithm's
+  size, one row per message, or one bytes-like value used for every row.
+
+Zero copy in: the Arrow values buffer of a column is the engine's packed layout, so the engine
+reads it in place; only the offsets are converted to uint64 (a copy of 8 bytes per row). Zero
+copy out: results are Arrow arrays built with ``pa.Array.from_buffers`` on the engine's output
+buffer, with no Python object per row. The copies that remain: keys/nonces/associated data of
+the non-null rows are gathered when some rows are null, a column whose null rows hold bytes
+(Arrow allows it; pyarrow does not produce it) is compacted first, and decrypt compacts its
+output when some tag did not verify.
+
+Nulls: null in, null out. A row is null in the result when its message (ciphertext), key or
+nonce is null; such rows are not given to the engine at all (nothing is encrypted, hashed or
+decrypted for them). A null associated-data entry means no associated data (the same as b"").
+
+Decryption does not raise on a bad tag: it returns ``(plaintexts, ok)``. A row whose tag did
+not verify, or a ciphertext shorter than the tag, is null in ``plaintexts`` and False in
+``ok``, and nothing of it is released (its bytes are not in the result's buffers); null input
+rows are null in both. Never use a plaintext without checking ``ok``. Never reuse a nonce
+with the same key.
+
+Result types: ``pa.binary()`` (``pa.large_binary()`` when the input was large, or when a
+result would not fit 32-bit offsets; a chunked result is then large in every chunk); hashes
+give ``pa.binary(length)`` (``FixedSizeBinaryArray``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple, Union
+
+import numpy as np
+import pyarrow as pa
+
+from . import _lwc
+from . import batch as _batch
+
+__all__ = ["encrypt", "decrypt", "hash"]
+
+ArrayLike = Union[pa.Array, pa.ChunkedArray]
+
+_INT32_MAX = 2**31 - 1
+_VARIABLE = (pa.binary(), pa.large_binary(), pa.string(), pa.large_string())
+
+
+# ---- input checking and views of Arrow buffers ---------------------------------------------
+
+def _check_variable(arr: Any, what: str) -> None:
+    if not isinstance(arr, (pa.Array, pa.ChunkedArray)):
+        raise TypeError(f"{what} must be a pyarrow BinaryArray, LargeBinaryArray, StringArray or "
+                        f"ChunkedArray of those, not {type(arr).__name__!r}")
+    if arr.type not in _VARIABLE:
+        raise TypeError(f"{what} must be binary, large_binary, string or large_string, not {arr.type}")
+
+
+def _bytes_view(buf: Optional[pa.Buffer]) -> Any:
+    return b"" if buf is None else buf
+
+
+def _offsets(arr: pa.Array) -> np.ndarray:
+    """The n + 1 offsets of a (possibly sliced) binary/string array, as uint64, absolute into
+    its values buffer (the engine takes absolute offsets: no rebasing needed)."""
+    large = arr.type in (pa.large_binary(), pa.large_string())
+    buf = arr.buffers()[1]
+    n = len(arr)
+    if buf is None:  # an array of length 0 may come without buffers
+        return np.zeros(1, dtype=np.uint64)
+    raw = np.frombuffer(buf, dtype=np.int64 if large else np.int32)
+    return raw[arr.offset: arr.offset + n + 1].astype(np.uint64)
+
+
+def _validity(arr: pa.Array) -> Optional[np.ndarray]:
+    """A bool array of the non-null rows, or None when there are no nulls."""
+    if arr.null_count == 0:
+        return None
+    return arr.is_valid().to_numpy(zero_copy_only=False)
+
+
+def _and(a: Optional[np.ndarray], b: Optional[np.ndarray]) -> Optional[np.ndarray]:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b
+
+
+class _Var:
+    """A binary column's values buffer and uint64 offsets, restricted to the selected rows."""
+
+    __slots__ = ("data", "offsets", "lengths")
+
+    def __init__(self, arr: pa.Array, rows: Optional[np.ndarray], what: str) -> None:
+        off = _offsets(arr)
+        if rows is not None:
+            starts, ends = off[:-1][rows], off[1:][rows]
+            if len(starts) and not np.array_equal(starts[1:], ends[:-1]):
+                # Rows left out hold bytes: compact (a copy of the selected rows).
+                arr = arr.filter(pa.array(rows))
+                off = _offsets(arr)
+            else:
+                off = np.concatenate((starts, ends[-1:])) if len(starts) else np.zeros(1, np.uint64)
+        self.data = _bytes_view(arr.buffers()[2])
+        self.offsets = np.ascontiguousarray(off, dtype=np.uint64)
+        self.lengths = np.diff(self.offsets)
+
+
+def _fixed(arr: Any, n: int, size: int, what: str) -> Tuple[Any, Optional[np.ndarray]]:
+    """(n x size uint8 rows, validity) of a FixedSizeBinaryArray, or one value broadcast."""
+    if isinstance(arr, (bytes, bytearray, memoryview)):
+        value = bytes(arr)
+        if len(value) != size:
+            raise ValueError(f"{what} must be {size} bytes, got {len(value)}")
+        return np.broadcast_to(np.frombuffer(value, dtype=np.uint8), (n, size)), None
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    if not isinstance(arr, pa.Array):
+        raise TypeError(f"{what} must be a pyarrow FixedSizeBinaryArray of {size}-byte values "
+                        f"(pa.binary({size})) or one bytes value, not {type(arr).__name__!r}")
+    if not pa.types.is_fixed_size_binary(arr.type):
+        raise TypeError(f"{what} must be a FixedSizeBinaryArray (pa.binary({size})), not {arr.type}")
+    if arr.type.byte_width != size:
+        raise ValueError(f"{what} must be {size} bytes wide for this algorithm, got "
+                         f"pa.binary({arr.type.byte_width})")
+    if len(arr) != n:
+        raise ValueError(f"{what}: {len(arr)} rows for {n} messages (one per message, or one "
+                         f"bytes value for all)")
+    buf = arr.buffers()[1]
+    if buf is None:
+        rows = np.zeros((n, size), dtype=np.uint8)
+    else:
+        rows = np.frombuffer(buf, dtype=np.uint8)[arr.offset * size:(arr.offset + n) * size]
+        rows = rows.reshape(n, size)
+    return rows, _validity(arr)
+
+
+def _select(rows: Any, keep: Optional[np.ndarray]) -> np.ndarray:
+    """The kept rows of an n x size array, contiguous (read in place when nothing is dropped)."""
+    if keep is not None:
+        rows = rows[keep]
+    return np.ascontiguousarray(rows)
+
+
+def _pieces(arr: ArrayLike):
+    """(start row, chunk) of a column: one piece for a plain array."""
+    if isinstance(arr, pa.ChunkedArray):
+        start = 0
+        for chunk in arr.chunks:
+            yield start, chunk
+            start += len(chunk)
+    else:
+        yield 0, arr
+
+
+def _rows(arr: Any, start: int, n: int) -> Any:
+    """Rows start..start+n of a companion column (keys, nonces, associated data) as one array."""
+    if isinstance(arr, pa.ChunkedArray):
+        piece = arr.slice(start, n)
+        return piece.chunk(0) if piece.num_chunks == 1 else piece.combine_chunks()
+    if isinstance(arr, pa.Array):
+        return arr.slice(start, n) if (start, n) != (0, len(arr)) else arr
+    return arr
+
+
+def _check_length(arr: Any, n: int, what: str) -> None:
+    if isinstance(arr, (pa.Array, pa.ChunkedArray)) and len(arr) != n:
+        raise ValueError(f"{what}: {len(arr)} rows for {n} messages (one per message)")
+
+
+def _chunked(results: list, chunked: bool) -> ArrayLike:
+    if not chunked:
+        return results[0]
+    types = {r.type for r in results}
+    if len(types) > 1:  # some chunk needed 64-bit offsets
+        results = [r.cast(pa.large_binary()) for r in results]
+    return pa.chunked_array(results, type=results[0].type if results else pa.binary())
+
+
+def _validity_buffer(valid: Optional[np.ndarray]) -> Optional[pa.Buffer]:
+    if valid is None or valid.all():
+        return None
+    return pa.py_buffer(np.packbits(valid, bitorder="little"))
+
+
+def _binary_result(data: Any, lengths: np.ndarray, valid: Optional[np.ndarray], large: bool) -> pa.Array:
+    """A binary array of len(lengths) rows, back to back in `data`."""
+    n = len(lengths)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if not large and offsets[-1] > _INT32_MAX:
+        large = True
+    typ = pa.large_binary() if large else pa.binary()
+    offsets_buf = pa.py_buffer(offsets if large else offsets.astype(np.int32))
+    null_count = -1 if valid is None else int(n - np.count_nonzero(valid))
+    validity = _validity_buffer(valid)
+    return pa.Array.from_buffers(typ, n, [validity, offsets_buf, pa.py_buffer(data)],
+                                 null_count=null_count if validity is not None else 0)
+
+
+def _is_large(arr: pa.Array) -> bool:
+    return arr.type in (pa.large_binary(), pa.large_string())
+
+
+# ---- AEAD ------------------------------------------------------------------------------------
+
+def _aead_setup(name: str, tag_length: Optional[int]) -> Tuple[dict, int]:
+    info = _batch._aead_info(name)
+    if name not in _lwc._batch_algorithms():
+        raise ValueError(f"the batch engine does not run {name!r} (see lwc.batch.algorithms())")
+    return info, _batch._tag_length(info, tag_length)
+
+
+def _aead_piece(decrypting: bool, info: dict, tag: int, keys: Any, nonces: Any, data: pa.Array,
+                ad: Any, second_keys: Any, threads: Optional[int], backend: Optional[str]):
+    n = len(data)
+    key_rows, key_valid = _fixed(keys, n, info["key_size"], "keys")
+    nonce_rows, nonce_valid = _fixed(nonces, n, info["nonce_size"], "nonces")
+    second_rows = None
+    if second_keys is not None:
+        second_rows, second_valid = _fixed(second_keys, n, info["second_key_size"], "second_keys")
+        if second_valid is not None:
+            raise ValueError("second_keys: null entries are not allowed")
+    valid = _and(_and(_validity(data), key_valid), nonce_valid)
+    jobs = valid
+    if decrypting:  # a ciphertext shorter than the tag is rejected, alone
+        long_enough = np.diff(_offsets(data)) >= tag
+        if not long_enough.all():
+            jobs = long_enough if jobs is None else jobs & long_enough
+    msgs = _Var(data, jobs, "ciphertexts" if decrypting else "messages")
+    ad_data = ad_offsets = None
+    if ad is not None:
+        ad_var = _Var(ad, jobs, "associated_data")  # null entries hold no bytes: empty
+        ad_data, ad_offsets = ad_var.data, ad_var.offsets
+    m = len(msgs.lengths)
+    if m:
+        out, ok = _lwc._batch_aead(
+            decrypting, info["name"], _select(key_rows, jobs), _select(nonce_rows, jobs),
+            msgs.data, msgs.offsets, ad_data, ad_offsets,
+            None if second_rows is None else _select(second_rows, jobs), tag, threads, backend)
+    else:
+        out, ok = b"", b""
+    large = _is_large(data)
+    in_jobs = np.ones(n, dtype=bool) if jobs is None else jobs
+    if not decrypting:
+        lengths = np.zeros(n, dtype=np.int64)
+        lengths[in_jobs] = msgs.lengths + tag
+        return _binary_result(out, lengths, valid, large)
+    ok_jobs = np.frombuffer(ok, dtype=np.uint8).astype(bool)
+    plain_lengths = msgs.lengths.astype(np.int64) - tag
+    if not ok_jobs.all():
+        # Leave the rejected rows' bytes (zeros from the engine) out of the result.
+        out = np.frombuffer(out, dtype=np.uint8)[np.repeat(ok_jobs, plain_lengths)]
+        plain_lengths = np.where(ok_jobs, plain_lengths, 0)
+    lengths = np.zeros(n, dtype=np.int64)
+    lengths[in_jobs] = plain_lengths
+    released = np.zeros(n, dtype=bool)
+    released[in_jobs] = ok_jobs
+    plain = _binary_result(out, lengths, released, large)
+    ok_flags = np.zeros(n, dtype=bool)
+    ok_flags[in_jobs] = ok_jobs
+    ok_arr = pa.array(ok_flags, mask=None if valid is None else ~valid)
+    return plain, ok_arr
+
+
+def _aead(decrypting: bool, name: str, keys: Any, nonces: Any, data: ArrayLike, associated_data: Any,
+          tag_length: Optional[int], second_keys: Any, threads: Optional[int], backend: Optional[str]):
+    what = "ciphertexts" if decrypting else "messages"
+    _check_variable(data, what)
+    info, tag = _aead_setup(name, tag_length)
+    n = len(data)
+    for arr, label in ((keys, "keys"), (nonces, "nonces"), (associated_data, "associated_data"),
+                       (second_keys, "second_keys")):
+        _check_length(arr, n, label)
+    if associated_data is not None:
+        _check_variable(associated_data, "associated_data")
+    if second_keys is not None and not info["second_key_size"]:
+        raise ValueError(f"{name}: nonce masking (second keys) is not supported")
+    results = []
+    for start, chunk in _pieces(data):
+        m = len(chunk)
+        results.append(_aead_piece(
+            decrypting, info, tag, _rows(keys, start, m), _rows(nonces, start, m), chunk,
+            None if associated_data is None else _rows(associated_data, start, m),
+            None if second_keys is None else _rows(second_keys, start, m), threads, backend))
+    chunked = isinstance(data, pa.ChunkedArray)
+    if not decrypting:
+        return _chunked(results, chunked)
+    plain = _chunked([p for p, _ in results], chunked)
+    ok = pa.chunked_array([o for _, o in results], type=pa.bool_()) if chunked else results[0][1]
+    return plain, ok
+
+
+def encrypt(name: str, keys: Any, nonces: Any, plaintexts: ArrayLike, associated_data: Any = None, *,
+            tag_length: Optional[int] = None, second_keys: Any = None,
+            threads: Optional[int] = None, backend: Optional[str] = None) -> ArrayLike:
+    """Encrypts every row under its own key and nonce: ciphertext || tag per row.
+
+    ``keys``, ``nonces``: ``pa.binary(size)`` arrays (one row per message) or one bytes value
+    for all rows. ``associated_data``: a binary/string column or None. Returns a
+    ``pa.BinaryArray`` (a ``pa.ChunkedArray`` for chunked input); null rows stay null and are
+    not encrypted. ``tag_length``, ``second_keys``, ``threads``, ``backend``: as in
+    ``lwc.batch.encrypt``.
+    """
+    return _aead(False, name, keys, nonces, plaintexts, associated_data, tag_length, second_keys,
+                 threads, backend)
+
+
+def decrypt(name: str, keys: Any, nonces: Any, ciphertexts: ArrayLike, associated_data: Any = None, *,
+            tag_length: Optional[int] = None, second_keys: Any = None,
+            threads: Optional[int] = None, backend: Optional[str] = None) -> Tuple[ArrayLike, ArrayLike]:
+    """Verifies and decrypts every row (ciphertext || tag); returns ``(plaintexts, ok)``.
+
+    ``plaintexts`` (``pa.BinaryArray``) is null where the tag did not verify, ``ok``
+    (``pa.BooleanArray``) False there; null input rows are null in both. Chunked input gives
+    chunked results.
+    """
+    return _aead(True, name, keys, nonces, ciphertexts, associated_data, tag_length, second_keys,
+                 threads, backend)
+
+
+# ---- hashes, XOFs, MACs, PRFs ---------------------------------------------------------------
+
+def _hash_length(info: dict, length: Optional[int]) -> int:
+    name = info["name"]
+    if info["max_output_size"] is not None:
+        if length not in (None, info["output_size"]):
+            raise ValueError(f"{name}: the output is {info['output_size']} bytes, got length={length!r}")
+        return info["output_size"]
+    if length is None:
+        return info["output_size"]
+    if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+        raise ValueError(f"length must be a non-negative int, got {length!r}")
+    return length
+
+
+def _hash_piece(info: dict, length: int, data: pa.Array, keys: Any, threads, backend) -> pa.Array:
+    n = len(data)
+    valid = _validity(data)
+    key_rows = None
+    if info["kind"] in ("mac", "prf"):
+        key_rows, key_valid = _fixed(keys, n, info["key_size"], "keys")
+        valid = _and(valid, key_valid)
+    msgs = _Var(data, valid, "messages")
+    m = len(msgs.lengths)
+    if m:
+        out = _lwc._batch_hash(info["name"], msgs.data, msgs.offsets, length,
+                               None if key_rows is None else _select(key_rows, valid),
+                               None, None, threads, backend)
+    else:
+        out = b""
+    if valid is not None and m != n:
+        full = np.zeros((n, length), dtype=np.uint8)
+        full[valid] = np.frombuffer(out, dtype=np.uint8).reshape(m, length)
+        out = full
+    typ = pa.binary(length)
+    validity = _validity_buffer(valid)
+    return pa.Array.from_buffers(typ, n, [validity, pa.py_buffer(out)],
+                                 null_count=0 if validity is None else int(n - m))
+
+
+def hash(name: str, messages: ArrayLike, length: Optional[int] = None, *, keys: Any = None,
+         threads: Optional[int] = None, backend: Optional[str] = None) -> ArrayLike:
+    """Hashes every row: a ``pa.FixedSizeBinaryArray`` (``pa.binary(length)``), null where the
+    message is null.
+
+    Every hash, XOF, MAC and PRF that the batch engine runs. ``length``: output bytes for an
+    XOF or PRF (default: the algorithm's default output size); fixed-size hashes accept only
+    their size. ``keys``: MACs and PRFs, a ``pa.binary(key_size)`` array or one bytes key.
+    CXOF customization strings are not taken here (use ``lwc.batch.hash``).
+    """
+    _check_variable(messages, "messages")
+    info = _batch._INFOS.get(name) if isinstance(name, str) else None
+    if info is None or info["kind"] == "aead":
+        raise ValueError(f"unknown hash, XOF, MAC or PRF {name!r}")
+    if name not in _lwc._batch_algorithms():
+        raise ValueError(f"the batch engine does not run {name!r} (see lwc.batch.algorithms())")
+    keyed = info["kind"] in ("mac", "prf")
+    if keyed and keys is None:
+        raise ValueError(f"{name}: keys are required, pa.binary({info['key_size']}) rows or one key")
+    if not keyed and keys is not None:
+        raise ValueError(f"{name} takes no key")
+    _check_length(keys, len(messages), "keys")
+    length = _hash_length(info, length)
+    results = [_hash_piece(info, length, chunk, _rows(keys, start, len(chunk)) if keyed else None,
+                           threads, backend)
+               for start, chunk in _pieces(messages)]
+    if isinstance(messages, pa.ChunkedArray):
+        return pa.chunked_array(results, type=pa.binary(length))
+    return results[0]
