@@ -6,6 +6,8 @@ import contextlib
 import io
 import re
 
+import pytest
+
 from conftest import ROOT
 
 
@@ -44,3 +46,17 @@ def test_readme_python_batch_example_runs():
     import lwc
 
     assert out.getvalue().split() == [lwc.batch.default_backend(), "1000"]
+
+
+def test_readme_arrow_example_runs():
+    pytest.importorskip("pyarrow")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"<!-- python-arrow:begin -->(.*?)<!-- python-arrow:end -->", text, re.S)
+    assert section, "README has no python-arrow section"
+    blocks = re.findall(r"```python\n(.*?)```", section.group(1), re.S)
+    assert len(blocks) == 1
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(blocks[0], "README.md", "exec"), {"__name__": "__readme__"})
+    assert out.getvalue().strip() == "[b'first row', None, b'third row'] [True, None, True]"
+
