@@ -3,9 +3,8 @@
 #   bindings/csharp/build.sh OUTDIR [LIBDIR]
 # LIBDIR: the directory of liblwc.so (default: $LWC_LIBDIR, else the loader's search path).
 # The per-algorithm classes are generated from the registry of that liblwc.so: gen/Generate.cs
-# queries it and writes OUTDIR/Algorithms.g.cs, which is compiled in. src/Generated/ holds the
-# copy that Lwc.csproj (the .NET SDK build) compiles; when the fresh output differs from it,
-# build.sh says so (LWC_CS_UPDATE=1 replaces the copy).
+# queries it and writes OUTDIR/Algorithms.g.cs, which is compiled in (and copied to
+# src/Generated/, not tracked, for the .NET SDK build of Lwc.csproj).
 set -euo pipefail
 if [ $# -lt 1 ]; then echo "usage: $0 OUTDIR [LIBDIR]" >&2; exit 2; fi
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,18 +17,8 @@ if [ -n "$libdir" ]; then export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD
 "$csc" -nologo -unsafe -out:"$out/lwc-gen.exe" "$here/gen/Generate.cs" "$here/src/Native.cs" \
   "$here/src/Registry.cs"
 mono "$out/lwc-gen.exe" "$out/Algorithms.g.cs"
-committed=$here/src/Generated/Algorithms.g.cs
-if ! cmp -s "$out/Algorithms.g.cs" "$committed"; then
-  if [ "${LWC_CS_UPDATE:-0}" = 1 ]; then
-    cp "$out/Algorithms.g.cs" "$committed"
-    echo "build.sh: updated $committed"
-  else
-    echo "build.sh: $committed differs from the registry of this liblwc (LWC_CS_UPDATE=1 updates it)" >&2
-    touch "$out/Algorithms.g.cs.stale"
-  fi
-else
-  rm -f "$out/Algorithms.g.cs.stale"
-fi
+mkdir -p "$here/src/Generated"
+cp "$out/Algorithms.g.cs" "$here/src/Generated/Algorithms.g.cs"
 "$csc" -nologo -unsafe -optimize+ -target:library -out:"$out/Lwc.dll" -doc:"$out/Lwc.xml" -nowarn:1591 \
   "$here"/src/*.cs "$out/Algorithms.g.cs"
 echo "built $out/Lwc.dll"
