@@ -3,7 +3,7 @@
 // drains the previous one's output. See lwc_ascon_core.v for the word format of both streams.
 module lwc_ascon_stream #(
   parameter integer ROUNDS_PER_CLOCK = 1,
-  parameter integer FIFO_ADDR_BITS = 9    // 512 words: decrypted messages up to 8,176 bytes
+  parameter integer FIFO_ADDR_BITS = 10   // 1,024 words: decrypted messages up to 16,368 bytes
 ) (
   input  wire         clk,
   input  wire         rst,
