@@ -7,7 +7,7 @@
 #                                           ascon-xof128, acorn-128), on every configuration
 #
 # Configurations: the Ascon core at 1, 2, 3, 4 and 6 rounds per clock, the Acorn-128 core at
-# 32 and 8 bits per clock (LWC_HW_ASCON / LWC_HW_ACORN pick others). The default one of each
+# 32, 8, 16 and 64 bits per clock (LWC_HW_ASCON / LWC_HW_ACORN pick others). The default one of each
 # core (1 round, 32 bits) runs LWC_HW_RANDOM random jobs (10000), the others LWC_HW_RANDOM_OTHER
 # (2000). Each configuration is built once under hw/build/. Missing tools are installed with apt.
 # The last line of output is "N passed, N failed", summed over all configurations.
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 build=$root/hw/build
 ascon_settings=${LWC_HW_ASCON:-"1 2 3 4 6"}
-acorn_settings=${LWC_HW_ACORN:-"32 8"}
+acorn_settings=${LWC_HW_ACORN:-"32 8 16 64"}
 random_default=${LWC_HW_RANDOM:-10000}
 random_other=${LWC_HW_RANDOM_OTHER:-2000}
 jobs=${LWC_JOBS:-2}
