@@ -6,7 +6,7 @@
 # For each configuration: Yosys synth_ice40 of the bare core (LUT4s, flip-flops), Yosys
 # synth_xilinx for 7-series (LUTs, flip-flops), then nextpnr-ice40 on an iCE40 HX8K (ct256) of
 # the core inside a scan shell (hw/synth/lwc_synth_shells.v) for fmax; configurations that do
-# not fit the HX8K, or whose place and route passes LWC_SYNTH_PNR_TIMEOUT seconds (900), get no
+# not fit the HX8K, or whose place and route passes LWC_SYNTH_PNR_TIMEOUT seconds (600), get no
 # fmax. Results go to hw/build/synth/ (one log per step) and a table on stdout.
 #
 # The designers' repository (github.com/rprimas/ascon-verilog) is read from its checkout and
@@ -15,17 +15,17 @@
 # only translates it to plain Verilog (read, hierarchy, proc, write_verilog), and Debian's
 # Yosys then runs the same flow as for lwc's cores.
 #
-# LWC_SYNTH_ASCON, LWC_SYNTH_ACORN, LWC_SYNTH_DESIGNERS pick the configurations.
+# LWC_SYNTH_ASCON, LWC_SYNTH_ACORN, LWC_SYNTH_DESIGNERS pick the configurations (empty: none).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=$root/hw/build/synth
 mkdir -p "$out"
 designers=${1:-${ASCON_VERILOG_DIR:-}}
-ascon_settings=${LWC_SYNTH_ASCON:-"1 2 3 4 6"}
-acorn_settings=${LWC_SYNTH_ACORN:-"8 16 32 64"}
-designer_variants=${LWC_SYNTH_DESIGNERS:-"V1 V2 V3 V4 V5 V6"}
-pnr_timeout=${LWC_SYNTH_PNR_TIMEOUT:-900}
+ascon_settings=${LWC_SYNTH_ASCON-"1 2 3 4 6"}
+acorn_settings=${LWC_SYNTH_ACORN-"8 16 32 64"}
+designer_variants=${LWC_SYNTH_DESIGNERS-"V1 V2 V3 V4 V5 V6"}
+pnr_timeout=${LWC_SYNTH_PNR_TIMEOUT:-600}
 
 missing=()
 for tool in yosys nextpnr-ice40; do command -v $tool >/dev/null || missing+=("$tool"); done
