@@ -1,0 +1,11 @@
+# RTL cores (hw/): Verilator simulation of the Ascon core at every rounds-per-clock setting and
+# of the Acorn-128 core at four widths (8, 16, 32, 64 bits per clock), against every KAT file of their algorithms and random
+# jobs compared with lwc's C++ core (hw/run-tests.sh; Verilator is installed when missing).
+# About 4 minutes on two shared cores, most of it building the models. Synthesis (hw/synth.sh) is not
+# part of it. LWC_HW=0 skips it on a machine without the time (never in CI).
+set -euo pipefail
+if [ "${LWC_HW:-1}" = 0 ]; then
+  echo "hardware stage skipped (LWC_HW=0)"
+  exit 0
+fi
+bash hw/run-tests.sh
