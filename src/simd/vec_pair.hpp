@@ -43,6 +43,12 @@ struct vec_pair {
                                           const vec_pair& c) {
     return {V::and_xor(a.lo, b.lo, c.lo), V::and_xor(a.hi, b.hi, c.hi)};
   }
+  template <int Imm>
+    requires ternary_vector<V>
+  LWC_SIMD_INLINE static vec_pair ternary(const vec_pair& a, const vec_pair& b,
+                                          const vec_pair& c) {
+    return {V::template ternary<Imm>(a.lo, b.lo, c.lo), V::template ternary<Imm>(a.hi, b.hi, c.hi)};
+  }
   template <unsigned R>
   LWC_SIMD_INLINE static vec_pair rotr(const vec_pair& a) {
     return {V::template rotr<R>(a.lo), V::template rotr<R>(a.hi)};
