@@ -75,9 +75,10 @@ LWC_SIMD_INLINE void permute(V (&x)[5]) {
 //   y4 = t4 = a4 ^ (~a0 & x1)
 //   y0 = t0 ^ t4 = ((a0 | x1) ^ (~x1 & a2)) ^ a4  (a0 ^ (~a0 & x1) = a0 | x1)
 //   y1 = t1 ^ t0 = ((x1 | a2) ^ (~a2 & x3)) ^ a0  (x1 ^ (~x1 & a2) = x1 | a2)
-// (tests/ check every lane permutation against the core's). The NOT of y2 is part of its
-// function, so x2 is carried as is. On an AMD Zen 4, which runs vprorq on half of the vector
-// pipes, the operation saved is 5 % of the round's time (docs/performance-batch.md).
+// (tests/batch check every lane permutation against the core's). The NOT of y2 is part of
+// its function, so x2 is carried as is. On an AMD Zen 4, where the rotations are the scarcer
+// resource, the instruction saved made the AVX-512 Ascon-Hash256 lanes 5 to 6 % faster
+// (docs/performance-batch.md, "Ascon in lanes (AMD EPYC Zen 4)").
 template <int Rounds, class V>
 LWC_SIMD_INLINE void permute_ternary(V (&x)[5]) {
   static_assert(Rounds >= 1 && Rounds <= 12);
