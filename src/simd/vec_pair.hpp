@@ -18,6 +18,7 @@ namespace lwc::simd::LWC_SIMD_NS {
 template <class V>
 struct vec_pair {
   static constexpr std::size_t lanes = 2 * V::lanes;
+  using half = V;
   V lo, hi;  // lanes 0 .. V::lanes - 1, then the rest
 
   LWC_SIMD_INLINE static vec_pair set1(std::uint64_t c) { return {V::set1(c), V::set1(c)}; }
