@@ -1,7 +1,9 @@
 // Two lane vectors used as one: every operation is issued for both halves, so each step
 // offers the out-of-order core two independent copies of the permutation. On the AVX-512 and
 // AVX2 backends this keeps the vector ports busier than one register per state word does
-// (measured in docs/performance-batch.md). Included by a backend inside its own namespace.
+// (measured in docs/performance-batch.md). The Ascon lane permutation takes the halves apart
+// (V::half) and runs each round on one, then the other (simd/permute_lanes.hpp says why).
+// Included by a backend inside its own namespace.
 #pragma once
 
 #include <cstddef>
