@@ -51,6 +51,11 @@ struct vec {
   LWC_SIMD_INLINE static vec and_xor(vec a, vec b, vec c) {
     return {_mm512_ternarylogic_epi64(a.v, b.v, c.v, tl_and_xor)};
   }
+  // Any three-input function, its truth table as the immediate (ternary_vector).
+  template <int Imm>
+  LWC_SIMD_INLINE static vec ternary(vec a, vec b, vec c) {
+    return {_mm512_ternarylogic_epi64(a.v, b.v, c.v, Imm)};
+  }
   template <unsigned R>
   LWC_SIMD_INLINE static vec rotr(vec a) {
     static_assert(R > 0 && R < 64);

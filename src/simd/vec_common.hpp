@@ -45,6 +45,15 @@ concept lane_vector = requires(const V& a, const V& b, const V& c, std::uint64_t
   V::template store_blocks<false>(dst, std::size_t{}, static_cast<const V(&)[2]>(blocks));
 };
 
+// A lane vector with an arbitrary three-input bitwise function in one instruction
+// (AVX-512's vpternlogq): V::ternary<Imm>(a, b, c) is the function whose truth table is Imm,
+// read with a, b, c as 0xf0, 0xcc, 0xaa. Optional: the permutations use it where it is there
+// to take fewer operations per round than the two-operation steps of lane_vector allow.
+template <class V>
+concept ternary_vector = lane_vector<V> && requires(const V& a, const V& b, const V& c) {
+  { V::template ternary<0x96>(a, b, c) } -> std::same_as<V>;
+};
+
 // The same with V::lanes 32-bit lanes, for the permutations built on 32-bit words (Xoodoo,
 // SPARKLE): lane-wise logic, 32-bit addition (SPARKLE's ARX-box), rotations and shifts, a
 // lane-wise select (lanes of a batch that sit out a step), and block loads/stores that gather

@@ -1,7 +1,9 @@
 // Two lane vectors used as one: every operation is issued for both halves, so each step
 // offers the out-of-order core two independent copies of the permutation. On the AVX-512 and
 // AVX2 backends this keeps the vector ports busier than one register per state word does
-// (measured in docs/performance-batch.md). Included by a backend inside its own namespace.
+// (measured in docs/performance-batch.md). The Ascon lane permutation takes the halves apart
+// (V::half) and runs each round on one, then the other (simd/permute_lanes.hpp says why).
+// Included by a backend inside its own namespace.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +20,7 @@ namespace lwc::simd::LWC_SIMD_NS {
 template <class V>
 struct vec_pair {
   static constexpr std::size_t lanes = 2 * V::lanes;
+  using half = V;
   V lo, hi;  // lanes 0 .. V::lanes - 1, then the rest
 
   LWC_SIMD_INLINE static vec_pair set1(std::uint64_t c) { return {V::set1(c), V::set1(c)}; }
@@ -42,6 +45,12 @@ struct vec_pair {
   LWC_SIMD_INLINE static vec_pair and_xor(const vec_pair& a, const vec_pair& b,
                                           const vec_pair& c) {
     return {V::and_xor(a.lo, b.lo, c.lo), V::and_xor(a.hi, b.hi, c.hi)};
+  }
+  template <int Imm>
+    requires ternary_vector<V>
+  LWC_SIMD_INLINE static vec_pair ternary(const vec_pair& a, const vec_pair& b,
+                                          const vec_pair& c) {
+    return {V::template ternary<Imm>(a.lo, b.lo, c.lo), V::template ternary<Imm>(a.hi, b.hi, c.hi)};
   }
   template <unsigned R>
   LWC_SIMD_INLINE static vec_pair rotr(const vec_pair& a) {
