@@ -34,18 +34,34 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX
   -DLWC_ENABLE_CUDA=OFF >/dev/null
 cmake --build "$build" -j"${LWC_JOBS:-$(nproc)}" --target fuzz_aead fuzz_hash fuzz_parsers fuzz_stream fuzz_seeds
 mkdir -p "$build/findings"
-for target in aead hash parsers stream; do
-  corpus="$build/corpus/$target"
+# Each target runs alone in its process for the full time; two run at once, one per core of
+# the two-core CI machine, so the four take two slots of LWC_FUZZ_SECONDS.
+smoke() {
+  local target=$1 corpus="$build/corpus/$1"
   mkdir -p "$corpus"
-  echo "--- fuzz_$target: ${seconds} s"
   # New inputs go to the corpus folder, the seeds stay as generated; a finding is written to
-  # findings/ and makes libFuzzer exit non-zero, which stops the stage.
-  rc=0
+  # findings/ and makes libFuzzer exit non-zero, which fails the stage.
   "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -print_final_stats=1 \
     -artifact_prefix="$build/findings/$target-" "$corpus" "$build/fuzz/seeds/$target" \
-    >"$build/fuzz_$target.log" 2>&1 || rc=$?
+    >"$build/fuzz_$target.log" 2>&1
+}
+report() {
+  local target=$1 rc=$2
+  echo "--- fuzz_$target: ${seconds} s"
   grep -E "INITED|DONE|stat::number_of_executed_units|stat::average_exec_per_sec" \
     "$build/fuzz_$target.log" || true
-  if [ "$rc" -ne 0 ]; then tail -60 "$build/fuzz_$target.log"; exit 1; fi
+  if [ "$rc" -ne 0 ]; then tail -60 "$build/fuzz_$target.log"; return 1; fi
+}
+failed=0
+for pair in "aead hash" "parsers stream"; do
+  set -- $pair
+  rc1=0 rc2=0
+  smoke "$1" & p1=$!
+  smoke "$2" & p2=$!
+  wait "$p1" || rc1=$?
+  wait "$p2" || rc2=$?
+  report "$1" "$rc1" || failed=1
+  report "$2" "$rc2" || failed=1
 done
+if [ "$failed" -ne 0 ]; then exit 1; fi
 echo "fuzz smoke: ok"
