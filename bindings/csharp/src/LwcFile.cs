@@ -26,8 +26,8 @@ namespace Lwc
     /// decrypts here with the key of KEY (<see cref="LoadKey"/>), and the reverse. Keys are
     /// 32 bytes; every file derives its own key from it.
     /// Decrypt(Stream, Stream) releases nothing unverified: like `lwc decrypt` to standard output,
-    /// it holds the plaintext (in memory up to 4 MiB, beyond that in an already deleted
-    /// temporary file) until the whole input verified, then writes it all; on failure nothing
+    /// it holds the plaintext (in memory up to 4 MiB, beyond that in a temporary file that only
+    /// its owner can read and that has no name) until the whole input verified, then writes it all; on failure nothing
     /// at all is written to the output.
     /// </summary>
     public static class LwcFile
@@ -135,14 +135,14 @@ namespace Lwc
             if (h == IntPtr.Zero) throw new ArgumentException("lwc: " + Native.LastError());
             var memory = new List<byte[]>();
             long held = 0;
-            FileStream spill = null;
+            Stream spill = null;
             try
             {
                 using (var s = new StreamHandle(h))
                 {
                     Run(s, input, (buf, n) =>
                     {
-                        if (spill == null && held + n > MemorySpool) spill = OpenSpill();
+                        if (spill == null && held + n > MemorySpool) spill = SpillFile.Open();
                         if (spill != null) spill.Write(buf, 0, n);
                         else
                         {
@@ -170,16 +170,6 @@ namespace Lwc
                 foreach (var piece in memory) Array.Clear(piece, 0, piece.Length);
                 if (spill != null) spill.Dispose();
             }
-        }
-
-        static FileStream OpenSpill()
-        {
-            string path = Path.Combine(Path.GetTempPath(), "lwc-" + Guid.NewGuid().ToString("N") + ".tmp");
-            var fs = new FileStream(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, 1 << 16,
-                FileOptions.DeleteOnClose);
-            // On Unix the open file outlives its name: unlink it now, nothing else can open it.
-            if (Environment.OSVersion.Platform == PlatformID.Unix) { try { File.Delete(path); } catch (IOException) { } }
-            return fs;
         }
 
         /// <summary>Encrypts a file as `lwc encrypt -o` does.</summary>

@@ -11,7 +11,7 @@ using System.Reflection;
 using System.Security.Cryptography;
 using Lwc;
 
-static class Tests
+static partial class Tests
 {
     static int checks, failures;
     static string vectors, cli, tmp;
@@ -79,6 +79,7 @@ static class Tests
         before = checks; BadInput(); Console.WriteLine("bad input: " + (checks - before) + " checks");
         before = checks; Incremental(); Console.WriteLine("incremental hash: " + (checks - before) + " checks");
         before = checks; Files(); Console.WriteLine("lwc files: " + (checks - before) + " checks");
+        before = checks; Spill(); Console.WriteLine("spill file: " + (checks - before) + " checks");
         Console.WriteLine(string.Format("{0} checks, {1} failures, {2:F1} s", checks, failures,
             sw.Elapsed.TotalSeconds));
         return failures == 0 ? 0 : 1;
