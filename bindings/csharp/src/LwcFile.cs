@@ -37,14 +37,14 @@ namespace Lwc
         const int ReadSize = 64 * 1024;
         const int MemorySpool = 4 << 20;
 
-        static void CheckKey(byte[] key)
+        internal static void CheckKey(byte[] key)
         {
             if (key == null) throw new ArgumentNullException("key");
             if (key.Length != KeySize)
                 throw new ArgumentException("lwc file keys are " + KeySize + " bytes, not " + key.Length, "key");
         }
 
-        static uint ChunkShift(int chunkSize)
+        internal static uint ChunkShift(int chunkSize)
         {
             if (chunkSize == 0) return 0;
             for (int s = 6; s <= 20; s++)
@@ -52,7 +52,7 @@ namespace Lwc
             throw new ArgumentOutOfRangeException("chunkSize", chunkSize, "a power of two from 64 to 1 MiB, or 0");
         }
 
-        static Exception Failure(StreamHandle s)
+        internal static Exception Failure(StreamHandle s)
         {
             var code = (LwcFileError)Native.lwc_stream_error_code(s);
             string msg = "lwc: " + Native.LastError();
