@@ -61,6 +61,19 @@ namespace Lwc
             return new LwcFileException(code, msg);
         }
 
+        // The bounds of lwc_stream_push grow with the input that the native stream holds (up to
+        // two batches of several MiB), a little at every call: growing the output buffer to each
+        // new bound would allocate (and wipe) a multi-MiB array per call, ten times slower than
+        // the encryption itself. Doubling keeps it to a few allocations per stream.
+        internal static byte[] Grow(byte[] buf, long need)
+        {
+            if (need <= buf.Length) return buf;
+            long size = Math.Min(Math.Max(need, 2L * buf.Length), int.MaxValue - 64);
+            if (size < need) throw new OutOfMemoryException("lwc: output bound of " + need + " bytes");
+            Array.Clear(buf, 0, buf.Length);
+            return new byte[size];
+        }
+
         // Feeds input through s; emit gets each piece of output (valid until the next call).
         static unsafe void Run(StreamHandle s, Stream input, Action<byte[], int> emit)
         {
@@ -74,7 +87,7 @@ namespace Lwc
                 while ((n = input.Read(inbuf, 0, inbuf.Length)) > 0)
                 {
                     long bound = (long)Native.lwc_stream_push_bound(s, (UIntPtr)n);
-                    if (bound > outbuf.Length) { Array.Clear(outbuf, 0, outbuf.Length); outbuf = new byte[bound]; }
+                    outbuf = Grow(outbuf, bound);
                     int rc;
                     fixed (byte* po = outbuf) fixed (byte* pi = inbuf)
                     {
@@ -84,7 +97,7 @@ namespace Lwc
                     if ((long)outlen > 0) emit(outbuf, (int)outlen);
                 }
                 long fb = (long)Native.lwc_stream_final_bound(s);
-                if (fb > outbuf.Length) { Array.Clear(outbuf, 0, outbuf.Length); outbuf = new byte[fb]; }
+                outbuf = Grow(outbuf, fb);
                 int frc;
                 fixed (byte* po = outbuf)
                 {

@@ -74,7 +74,7 @@ namespace Lwc
                 {
                     int n = Math.Min(count, MaxPush);
                     long bound = (long)Native.lwc_stream_push_bound(s, (UIntPtr)n);
-                    if (bound > outbuf.Length) outbuf = new byte[bound];
+                    outbuf = LwcFile.Grow(outbuf, bound);
                     int rc;
                     UIntPtr outlen;
                     fixed (byte* po = outbuf) fixed (byte* pi = buffer)
@@ -103,7 +103,7 @@ namespace Lwc
             try
             {
                 long bound = (long)Native.lwc_stream_final_bound(s);
-                if (bound > outbuf.Length) outbuf = new byte[bound];
+                outbuf = LwcFile.Grow(outbuf, bound);
                 int rc;
                 UIntPtr outlen;
                 fixed (byte* po = outbuf) rc = Native.lwc_stream_final(s, po, (UIntPtr)outbuf.Length, out outlen);
@@ -202,11 +202,7 @@ namespace Lwc
             int n = input.Read(inbuf, 0, inbuf.Length);
             // The bound depends on the state (the chunk size is known once the header was read).
             long bound = (long)(n > 0 ? Native.lwc_stream_push_bound(s, (UIntPtr)n) : Native.lwc_stream_final_bound(s));
-            if (bound > outbuf.Length)
-            {
-                Array.Clear(outbuf, 0, outbuf.Length);
-                outbuf = new byte[bound];
-            }
+            outbuf = LwcFile.Grow(outbuf, bound);
             int rc;
             UIntPtr outlen;
             if (n > 0)
