@@ -63,13 +63,15 @@ static partial class Tests
                 {
                     string how = SpillMethod;
                     Check(how == (useTmpFile ? "O_TMPFILE" : "mkstemp"), "spill made by " + how);
-                    int fd = (int)s.GetType().GetProperty("Descriptor", BindingFlags.NonPublic | BindingFlags.Instance)
-                        .GetValue(s, null);
-                    string link = "/proc/" + pid + "/fd/" + fd;
+                    var prop = s.GetType().GetProperty("Descriptor", BindingFlags.NonPublic | BindingFlags.Instance);
+                    Check(prop != null, how + ": a " + s.GetType().Name + ", not a DescriptorStream");
+                    if (prop == null) continue;
+                    string link = "/proc/" + pid + "/fd/" + (int)prop.GetValue(s, null);
                     // %a: permission bits; %h: number of names (0: nothing can open it by a path).
                     string st = Sh("stat -L -c '%a %h' " + link);
                     Check(st == "600 0", how + ": mode and links '" + st + "', want '600 0'");
-                    Check(Sh("readlink " + link).EndsWith("(deleted)"), how + ": no name");
+                    string target = Sh("readlink " + link);
+                    Check(target.EndsWith("(deleted)"), how + ": no name (" + target + ")");
                     Check(!SpillNames().Except(before).Any(), how + ": no file left in the temp directory");
                     var data = new byte[200003];
                     new Random(7).NextBytes(data);
