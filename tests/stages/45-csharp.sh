@@ -28,7 +28,7 @@ bindings/csharp/build.sh "$out" "$libdir"
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export MONO_PATH="$(pwd)/$out"
 
-mcs -nologo -r:"$out/Lwc.dll" -r:System.Core -r:System.Web.Extensions -out:"$out/Tests.exe" bindings/csharp/tests/Tests.cs
+mcs -nologo -r:"$out/Lwc.dll" -r:System.Core -r:System.Web.Extensions -out:"$out/Tests.exe" bindings/csharp/tests/*.cs
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mono "$out/Tests.exe" tests/vectors "$cli" "$tmp"

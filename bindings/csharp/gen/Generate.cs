@@ -1,6 +1,6 @@
 // Writes Algorithms.g.cs: one static class per algorithm of the registry that liblwc.so
-// reports (an AEAD class with Encrypt/Decrypt/TryDecrypt and the SUPERCOP calls, a hash class
-// with HashData). Built together with src/Native.cs and src/Registry.cs; run by build.sh.
+// reports (an AEAD class with Encrypt/Decrypt/TryDecrypt on arrays and on spans and the
+// SUPERCOP calls, a hash class with HashData on arrays and on spans). Built together with src/Native.cs and src/Registry.cs; run by build.sh.
 using System;
 using System.IO;
 using System.Text;
@@ -52,6 +52,20 @@ static class Generate
         sb.Append("        public static bool TryDecrypt(byte[] ciphertext, byte[] associatedData, byte[] nonce, byte[] key,\n")
           .Append("            out byte[] plaintext)\n")
           .Append("        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, TagSize, null, out plaintext); }\n\n");
+        // Spans: the same calls without allocating; destination receives ciphertext || tag or
+        // the plaintext and may be the input itself.
+        const string spans = "ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> key,\n" +
+            "            Span<byte> destination";
+        sb.Append("        /// <summary>Writes ciphertext || tag (message.Length + TagSize bytes) to destination; returns its length.</summary>\n")
+          .Append("        public static int Encrypt(ReadOnlySpan<byte> message, ").Append(spans).Append(")\n")
+          .Append("        { return Aead.Encrypt(Info, message, associatedData, nonce, key, destination); }\n\n");
+        sb.Append("        /// <summary>Writes the plaintext to destination and returns its length; CryptographicException when the tag is wrong.</summary>\n")
+          .Append("        public static int Decrypt(ReadOnlySpan<byte> ciphertext, ").Append(spans).Append(")\n")
+          .Append("        { return Aead.Decrypt(Info, ciphertext, associatedData, nonce, key, destination); }\n\n");
+        sb.Append("        /// <summary>As Decrypt; false when the tag is wrong (the plaintext bytes of destination are then zero).</summary>\n")
+          .Append("        public static bool TryDecrypt(ReadOnlySpan<byte> ciphertext, ").Append(spans).Append(",\n")
+          .Append("            out int bytesWritten)\n")
+          .Append("        { return Aead.TryDecrypt(Info, ciphertext, associatedData, nonce, key, destination, out bytesWritten); }\n\n");
         sb.Append("        public static int crypto_aead_encrypt(byte[] c, out int clen, byte[] m, int mlen, byte[] ad, int adlen,\n")
           .Append("            byte[] nsec, byte[] npub, byte[] k)\n")
           .Append("        { return Aead.CryptoAeadEncrypt(Info, c, out clen, m, mlen, ad, adlen, nsec, npub, k); }\n\n");
@@ -78,6 +92,11 @@ static class Generate
             sb.Append("        public static byte[] Mac(byte[] key, byte[] data, int outputLength)\n")
               .Append("        { return Hash.Mac(Name, key, data, outputLength); }\n\n");
             sb.Append("        public static bool Verify(byte[] key, byte[] data, byte[] tag) { return Hash.VerifyMac(Name, key, data, tag); }\n\n");
+            sb.Append("        /// <summary>Fills destination (destination.Length bytes of output).</summary>\n")
+              .Append("        public static void Mac(ReadOnlySpan<byte> key, ReadOnlySpan<byte> data, Span<byte> destination)\n")
+              .Append("        { Hash.Mac(Name, key, data, destination); }\n\n");
+            sb.Append("        public static bool Verify(ReadOnlySpan<byte> key, ReadOnlySpan<byte> data, ReadOnlySpan<byte> tag)\n")
+              .Append("        { return Hash.VerifyMac(Name, key, data, tag); }\n\n");
             sb.Append("        public static IncrementalHasher Create(byte[] key) { return Hash.CreateMac(Name, key); }\n");
         }
         else
@@ -86,9 +105,17 @@ static class Generate
             sb.Append("        public static byte[] HashData(byte[] data) { return Hash.HashData(Info, data, OutputSize); }\n\n");
             sb.Append("        public static byte[] HashData(byte[] data, int outputLength)\n")
               .Append("        { return Hash.HashData(Info, data, outputLength); }\n\n");
+            sb.Append("        /// <summary>Fills destination (destination.Length bytes of output").Append(
+                a.Kind == AlgorithmKind.Hash ? ", at most OutputSize" : "").Append(").</summary>\n")
+              .Append("        public static void HashData(ReadOnlySpan<byte> data, Span<byte> destination)\n")
+              .Append("        { Hash.HashData(Info, data, destination); }\n\n");
             if (a.Kind == AlgorithmKind.Cxof)
+            {
                 sb.Append("        public static byte[] HashData(byte[] data, int outputLength, byte[] customization)\n")
                   .Append("        { return Hash.HashData(Name, data, outputLength, customization); }\n\n");
+                sb.Append("        public static void HashData(ReadOnlySpan<byte> data, Span<byte> destination, ReadOnlySpan<byte> customization)\n")
+                  .Append("        { Hash.HashData(Info, data, destination, customization); }\n\n");
+            }
             sb.Append("        public static IncrementalHasher Create() { return Hash.Create(Name); }\n");
         }
         sb.Append("    }\n");

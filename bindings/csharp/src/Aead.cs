@@ -1,5 +1,6 @@
 // Authenticated encryption by registry name over lwc_aead_{en,de}crypt_detached.
 using System;
+using System.Runtime.InteropServices;
 using System.Security.Cryptography;
 
 namespace Lwc
@@ -190,6 +191,136 @@ namespace Lwc
                     0, associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey))
                 throw new CryptographicException("lwc: " + info.Name + ": authentication failed");
             return m;
+        }
+
+        // ---- spans -------------------------------------------------------------------------
+        // Pinned with &MemoryMarshal.GetReference(span) (an empty span gives a null pointer,
+        // which liblwc accepts with a zero length): Mono's mcs has no fixed (byte* p = span).
+
+        static void CheckSizes(AlgorithmInfo info, int nonceLength, int keyLength)
+        {
+            if (keyLength != info.KeySize)
+                throw new ArgumentException(info.Name + " takes a " + info.KeySize + "-byte key, not " +
+                    keyLength + " bytes", "key");
+            if (nonceLength != info.NonceSize)
+                throw new ArgumentException(info.Name + " takes a " + info.NonceSize + "-byte nonce, not " +
+                    nonceLength + " bytes", "nonce");
+        }
+
+        // liblwc allows the output to be the input buffer itself (c == m), not a partial overlap.
+        static unsafe void CheckOverlap(byte* output, int outLength, byte* input, int inLength, string inName)
+        {
+            if (output == null || input == null || outLength == 0 || inLength == 0 || output == input) return;
+            if (output < input + inLength && input < output + outLength)
+                throw new ArgumentException("destination overlaps " + inName + " (only the same start is allowed)",
+                    "destination");
+        }
+
+        static unsafe void CheckApart(byte* output, int outLength, byte* input, int inLength, string inName)
+        {
+            if (output == null || input == null || outLength == 0 || inLength == 0) return;
+            if (output < input + inLength && input < output + outLength)
+                throw new ArgumentException("destination overlaps " + inName, "destination");
+        }
+
+        /// <summary>Encrypts message into destination as ciphertext || tag; returns the bytes
+        /// written (message.Length + TagSize). destination may be message itself (same start).
+        /// An empty associatedData (or null) means none.</summary>
+        public static int Encrypt(string algorithm, ReadOnlySpan<byte> message, ReadOnlySpan<byte> associatedData,
+            ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> key, Span<byte> destination)
+        {
+            return Encrypt(GetInfo(algorithm), message, associatedData, nonce, key, destination);
+        }
+
+        internal static unsafe int Encrypt(AlgorithmInfo info, ReadOnlySpan<byte> message,
+            ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> key, Span<byte> destination)
+        {
+            CheckSizes(info, nonce.Length, key.Length);
+            if (message.Length > int.MaxValue - info.TagSize)
+                throw new ArgumentException("message too long", "message");
+            int total = message.Length + info.TagSize;
+            if (destination.Length < total)
+                throw new ArgumentException("destination has " + destination.Length + " bytes, " + total +
+                    " are needed (message + tag)", "destination");
+            int rc;
+            fixed (byte* pd = &MemoryMarshal.GetReference(destination))
+            fixed (byte* pm = &MemoryMarshal.GetReference(message))
+            fixed (byte* pa = &MemoryMarshal.GetReference(associatedData))
+            fixed (byte* pn = &MemoryMarshal.GetReference(nonce))
+            fixed (byte* pk = &MemoryMarshal.GetReference(key))
+            {
+                CheckOverlap(pd, message.Length, pm, message.Length, "message");
+                CheckApart(pd + message.Length, info.TagSize, pm, message.Length, "message");
+                CheckApart(pd, total, pa, associatedData.Length, "associatedData");
+                CheckApart(pd, total, pn, nonce.Length, "nonce");
+                CheckApart(pd, total, pk, key.Length, "key");
+                rc = Native.lwc_aead_encrypt_detached(info.NamePtr, pd, pd + message.Length, (UIntPtr)info.TagSize,
+                    pm, (UIntPtr)message.Length, pa, (UIntPtr)associatedData.Length, pn, pk, null);
+            }
+            if (rc != 0) throw new CryptographicException(Native.LastError());
+            return total;
+        }
+
+        /// <summary>Decrypts ciphertext || tag into destination (at least ciphertext.Length -
+        /// TagSize bytes, or the ciphertext itself); returns the plaintext length, or throws
+        /// CryptographicException when the tag is wrong (then those bytes of destination are zero).</summary>
+        public static int Decrypt(string algorithm, ReadOnlySpan<byte> ciphertext, ReadOnlySpan<byte> associatedData,
+            ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> key, Span<byte> destination)
+        {
+            return Decrypt(GetInfo(algorithm), ciphertext, associatedData, nonce, key, destination);
+        }
+
+        internal static int Decrypt(AlgorithmInfo info, ReadOnlySpan<byte> ciphertext,
+            ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> key, Span<byte> destination)
+        {
+            int n;
+            if (!TryDecrypt(info, ciphertext, associatedData, nonce, key, destination, out n))
+                throw new CryptographicException("lwc: " + info.Name + ": authentication failed");
+            return n;
+        }
+
+        /// <summary>As Decrypt, but false (bytesWritten 0) when the tag is wrong or the input is
+        /// shorter than a tag.</summary>
+        public static bool TryDecrypt(string algorithm, ReadOnlySpan<byte> ciphertext,
+            ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> key,
+            Span<byte> destination, out int bytesWritten)
+        {
+            return TryDecrypt(GetInfo(algorithm), ciphertext, associatedData, nonce, key, destination, out bytesWritten);
+        }
+
+        internal static unsafe bool TryDecrypt(AlgorithmInfo info, ReadOnlySpan<byte> ciphertext,
+            ReadOnlySpan<byte> associatedData, ReadOnlySpan<byte> nonce, ReadOnlySpan<byte> key,
+            Span<byte> destination, out int bytesWritten)
+        {
+            bytesWritten = 0;
+            CheckSizes(info, nonce.Length, key.Length);
+            if (ciphertext.Length < info.TagSize) return false;
+            int n = ciphertext.Length - info.TagSize;
+            if (destination.Length < n)
+                throw new ArgumentException("destination has " + destination.Length + " bytes, " + n +
+                    " are needed", "destination");
+            int rc;
+            fixed (byte* pd = &MemoryMarshal.GetReference(destination))
+            fixed (byte* pc = &MemoryMarshal.GetReference(ciphertext))
+            fixed (byte* pa = &MemoryMarshal.GetReference(associatedData))
+            fixed (byte* pn = &MemoryMarshal.GetReference(nonce))
+            fixed (byte* pk = &MemoryMarshal.GetReference(key))
+            {
+                CheckOverlap(pd, n, pc, n, "ciphertext");
+                CheckApart(pd, n, pc + n, info.TagSize, "the tag");
+                CheckApart(pd, n, pa, associatedData.Length, "associatedData");
+                CheckApart(pd, n, pn, nonce.Length, "nonce");
+                CheckApart(pd, n, pk, key.Length, "key");
+                rc = Native.lwc_aead_decrypt_detached(info.NamePtr, pd, pc, (UIntPtr)n, pc + n,
+                    (UIntPtr)info.TagSize, pa, (UIntPtr)associatedData.Length, pn, pk, null);
+            }
+            if (rc != 0)
+            {
+                destination.Slice(0, n).Clear();
+                return false;
+            }
+            bytesWritten = n;
+            return true;
         }
 
         // ---- SUPERCOP / NIST LWC calling convention ---------------------------------------------

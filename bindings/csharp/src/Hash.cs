@@ -67,6 +67,86 @@ namespace Lwc
             return output;
         }
 
+        /// <summary>Fills destination with destination.Length bytes of output: of a hash (at
+        /// most its digest size), XOF or CXOF (empty customization).</summary>
+        public static void HashData(string algorithm, ReadOnlySpan<byte> data, Span<byte> destination)
+        {
+            HashData(GetUnkeyed(algorithm), data, destination);
+        }
+
+        internal static unsafe void HashData(AlgorithmInfo info, ReadOnlySpan<byte> data, Span<byte> destination)
+        {
+            if (info.MaxOutputSize != 0 && destination.Length > info.MaxOutputSize)
+                throw new ArgumentException(info.Name + " outputs at most " + info.MaxOutputSize + " bytes, not " +
+                    destination.Length, "destination");
+            int rc;
+            fixed (byte* po = &MemoryMarshal.GetReference(destination))
+            fixed (byte* pi = &MemoryMarshal.GetReference(data))
+            {
+                rc = Native.lwc_hash(info.NamePtr, po, (UIntPtr)destination.Length, pi, (UIntPtr)data.Length);
+            }
+            if (rc != 0) throw new ArgumentException(Native.LastError());
+        }
+
+        /// <summary>A CXOF of data with a customization string into destination (destination.Length bytes).</summary>
+        public static void HashData(string algorithm, ReadOnlySpan<byte> data, Span<byte> destination,
+            ReadOnlySpan<byte> customization)
+        {
+            HashData(Registry.Require(algorithm, "algorithm", AlgorithmKind.Cxof), data, destination, customization);
+        }
+
+        internal static unsafe void HashData(AlgorithmInfo info, ReadOnlySpan<byte> data, Span<byte> destination,
+            ReadOnlySpan<byte> customization)
+        {
+            if (info.MaxOutputSize != 0 && destination.Length > info.MaxOutputSize)
+                throw new ArgumentException(info.Name + " outputs at most " + info.MaxOutputSize + " bytes", "destination");
+            int rc;
+            fixed (byte* po = &MemoryMarshal.GetReference(destination))
+            fixed (byte* pi = &MemoryMarshal.GetReference(data))
+            fixed (byte* pz = &MemoryMarshal.GetReference(customization))
+            {
+                rc = Native.lwc_cxof(info.NamePtr, po, (UIntPtr)destination.Length, pi, (UIntPtr)data.Length, pz,
+                    (UIntPtr)customization.Length);
+            }
+            if (rc != 0) throw new ArgumentException(Native.LastError());
+        }
+
+        /// <summary>MAC or PRF of data under key into destination (destination.Length bytes).</summary>
+        public static unsafe void Mac(string algorithm, ReadOnlySpan<byte> key, ReadOnlySpan<byte> data,
+            Span<byte> destination)
+        {
+            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Mac, AlgorithmKind.Prf);
+            if (key.Length != info.KeySize)
+                throw new ArgumentException(info.Name + " takes a " + info.KeySize + "-byte key, not " + key.Length +
+                    " bytes", "key");
+            if (info.MaxOutputSize != 0 && destination.Length > info.MaxOutputSize)
+                throw new ArgumentException(info.Name + " outputs at most " + info.MaxOutputSize + " bytes", "destination");
+            int rc;
+            fixed (byte* po = &MemoryMarshal.GetReference(destination))
+            fixed (byte* pi = &MemoryMarshal.GetReference(data))
+            fixed (byte* pk = &MemoryMarshal.GetReference(key))
+            {
+                rc = Native.lwc_mac(info.NamePtr, po, (UIntPtr)destination.Length, pi, (UIntPtr)data.Length, pk);
+            }
+            if (rc != 0) throw new ArgumentException(Native.LastError());
+        }
+
+        /// <summary>True when tag is the MAC/PRF output of data under key (constant time).</summary>
+        public static unsafe bool VerifyMac(string algorithm, ReadOnlySpan<byte> key, ReadOnlySpan<byte> data,
+            ReadOnlySpan<byte> tag)
+        {
+            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Mac, AlgorithmKind.Prf);
+            if (key.Length != info.KeySize)
+                throw new ArgumentException(info.Name + " takes a " + info.KeySize + "-byte key, not " + key.Length +
+                    " bytes", "key");
+            fixed (byte* pt = &MemoryMarshal.GetReference(tag))
+            fixed (byte* pi = &MemoryMarshal.GetReference(data))
+            fixed (byte* pk = &MemoryMarshal.GetReference(key))
+            {
+                return Native.lwc_mac_verify(info.NamePtr, pt, (UIntPtr)tag.Length, pi, (UIntPtr)data.Length, pk) == 0;
+            }
+        }
+
         static AlgorithmInfo CheckKeyed(string algorithm, byte[] key, byte[] data)
         {
             var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Mac, AlgorithmKind.Prf);

@@ -26,8 +26,8 @@ namespace Lwc
     /// decrypts here with the key of KEY (<see cref="LoadKey"/>), and the reverse. Keys are
     /// 32 bytes; every file derives its own key from it.
     /// Decrypt(Stream, Stream) releases nothing unverified: like `lwc decrypt` to standard output,
-    /// it holds the plaintext (in memory up to 4 MiB, beyond that in an already deleted
-    /// temporary file) until the whole input verified, then writes it all; on failure nothing
+    /// it holds the plaintext (in memory up to 4 MiB, beyond that in a temporary file that only
+    /// its owner can read and that has no name) until the whole input verified, then writes it all; on failure nothing
     /// at all is written to the output.
     /// </summary>
     public static class LwcFile
@@ -37,14 +37,14 @@ namespace Lwc
         const int ReadSize = 64 * 1024;
         const int MemorySpool = 4 << 20;
 
-        static void CheckKey(byte[] key)
+        internal static void CheckKey(byte[] key)
         {
             if (key == null) throw new ArgumentNullException("key");
             if (key.Length != KeySize)
                 throw new ArgumentException("lwc file keys are " + KeySize + " bytes, not " + key.Length, "key");
         }
 
-        static uint ChunkShift(int chunkSize)
+        internal static uint ChunkShift(int chunkSize)
         {
             if (chunkSize == 0) return 0;
             for (int s = 6; s <= 20; s++)
@@ -52,13 +52,26 @@ namespace Lwc
             throw new ArgumentOutOfRangeException("chunkSize", chunkSize, "a power of two from 64 to 1 MiB, or 0");
         }
 
-        static Exception Failure(StreamHandle s)
+        internal static Exception Failure(StreamHandle s)
         {
             var code = (LwcFileError)Native.lwc_stream_error_code(s);
             string msg = "lwc: " + Native.LastError();
             if (code == LwcFileError.Usage) return new InvalidOperationException(msg);
             if (code == LwcFileError.IO) return new IOException(msg);
             return new LwcFileException(code, msg);
+        }
+
+        // The bounds of lwc_stream_push grow with the input that the native stream holds (up to
+        // two batches of several MiB), a little at every call: growing the output buffer to each
+        // new bound would allocate (and wipe) a multi-MiB array per call, ten times slower than
+        // the encryption itself. Doubling keeps it to a few allocations per stream.
+        internal static byte[] Grow(byte[] buf, long need)
+        {
+            if (need <= buf.Length) return buf;
+            long size = Math.Min(Math.Max(need, 2L * buf.Length), int.MaxValue - 64);
+            if (size < need) throw new OutOfMemoryException("lwc: output bound of " + need + " bytes");
+            Array.Clear(buf, 0, buf.Length);
+            return new byte[size];
         }
 
         // Feeds input through s; emit gets each piece of output (valid until the next call).
@@ -74,7 +87,7 @@ namespace Lwc
                 while ((n = input.Read(inbuf, 0, inbuf.Length)) > 0)
                 {
                     long bound = (long)Native.lwc_stream_push_bound(s, (UIntPtr)n);
-                    if (bound > outbuf.Length) { Array.Clear(outbuf, 0, outbuf.Length); outbuf = new byte[bound]; }
+                    outbuf = Grow(outbuf, bound);
                     int rc;
                     fixed (byte* po = outbuf) fixed (byte* pi = inbuf)
                     {
@@ -84,7 +97,7 @@ namespace Lwc
                     if ((long)outlen > 0) emit(outbuf, (int)outlen);
                 }
                 long fb = (long)Native.lwc_stream_final_bound(s);
-                if (fb > outbuf.Length) { Array.Clear(outbuf, 0, outbuf.Length); outbuf = new byte[fb]; }
+                outbuf = Grow(outbuf, fb);
                 int frc;
                 fixed (byte* po = outbuf)
                 {
@@ -135,14 +148,14 @@ namespace Lwc
             if (h == IntPtr.Zero) throw new ArgumentException("lwc: " + Native.LastError());
             var memory = new List<byte[]>();
             long held = 0;
-            FileStream spill = null;
+            Stream spill = null;
             try
             {
                 using (var s = new StreamHandle(h))
                 {
                     Run(s, input, (buf, n) =>
                     {
-                        if (spill == null && held + n > MemorySpool) spill = OpenSpill();
+                        if (spill == null && held + n > MemorySpool) spill = SpillFile.Open();
                         if (spill != null) spill.Write(buf, 0, n);
                         else
                         {
@@ -170,16 +183,6 @@ namespace Lwc
                 foreach (var piece in memory) Array.Clear(piece, 0, piece.Length);
                 if (spill != null) spill.Dispose();
             }
-        }
-
-        static FileStream OpenSpill()
-        {
-            string path = Path.Combine(Path.GetTempPath(), "lwc-" + Guid.NewGuid().ToString("N") + ".tmp");
-            var fs = new FileStream(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, 1 << 16,
-                FileOptions.DeleteOnClose);
-            // On Unix the open file outlives its name: unlink it now, nothing else can open it.
-            if (Environment.OSVersion.Platform == PlatformID.Unix) { try { File.Delete(path); } catch (IOException) { } }
-            return fs;
         }
 
         /// <summary>Encrypts a file as `lwc encrypt -o` does.</summary>

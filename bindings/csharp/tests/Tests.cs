@@ -11,7 +11,7 @@ using System.Reflection;
 using System.Security.Cryptography;
 using Lwc;
 
-static class Tests
+static partial class Tests
 {
     static int checks, failures;
     static string vectors, cli, tmp;
@@ -79,6 +79,9 @@ static class Tests
         before = checks; BadInput(); Console.WriteLine("bad input: " + (checks - before) + " checks");
         before = checks; Incremental(); Console.WriteLine("incremental hash: " + (checks - before) + " checks");
         before = checks; Files(); Console.WriteLine("lwc files: " + (checks - before) + " checks");
+        before = checks; Spans(); Console.WriteLine("spans: " + (checks - before) + " checks");
+        before = checks; Streams(); Console.WriteLine("lwc file streams: " + (checks - before) + " checks");
+        before = checks; Spill(); Console.WriteLine("spill file: " + (checks - before) + " checks");
         Console.WriteLine(string.Format("{0} checks, {1} failures, {2:F1} s", checks, failures,
             sw.Elapsed.TotalSeconds));
         return failures == 0 ? 0 : 1;
@@ -127,6 +130,8 @@ static class Tests
         Console.WriteLine("KAT: " + nfiles + " files, " + nrecords + " records");
     }
 
+    static readonly Type[] Arrays4 = { typeof(byte[]), typeof(byte[]), typeof(byte[]), typeof(byte[]) };
+
     static void KatAead(AlgorithmInfo info, Dictionary<string, string> r, string where)
     {
         byte[] key = Hex(r["Key"]), nonce = Hex(r["Nonce"]), ad = Hex(r["AD"]), ct = Hex(r["CT"]), tag;
@@ -152,7 +157,7 @@ static class Tests
             if (plain)
             {
                 Check(Eq(Aead.Encrypt(info.Name, pt, ad, nonce, key), full), where + ": encrypt (full tag)");
-                var c = (byte[])cls.GetMethod("Encrypt").Invoke(null, new object[] { pt, ad, nonce, key });
+                var c = (byte[])cls.GetMethod("Encrypt", Arrays4).Invoke(null, new object[] { pt, ad, nonce, key });
                 Check(Eq(c, full), where + ": " + cls.Name + ".Encrypt");
                 var cbuf = new byte[pt.Length + info.TagSize + 3];
                 var a = new object[] { cbuf, 0, pt, pt.Length, ad, ad.Length, null, nonce, key };
@@ -161,6 +166,9 @@ static class Tests
                     where + ": crypto_aead_encrypt");
             }
         }
+        if (plain)
+            SpanKatAead(info, cls, r.ContainsKey("PT") ? Hex(r["PT"]) : null, !decryptOnly, ad, nonce, key, full, mustFail,
+                where);
         if (mustFail)
         {
             Throws<CryptographicException>(() => Aead.Decrypt(info.Name, full, ad, nonce, key, tag.Length, second),
@@ -179,7 +187,7 @@ static class Tests
             if (plain)
             {
                 Check(Eq(Aead.Decrypt(info.Name, full, ad, nonce, key), pt), where + ": decrypt (full tag)");
-                var m = (byte[])cls.GetMethod("Decrypt").Invoke(null, new object[] { full, ad, nonce, key });
+                var m = (byte[])cls.GetMethod("Decrypt", Arrays4).Invoke(null, new object[] { full, ad, nonce, key });
                 Check(Eq(m, pt), where + ": " + cls.Name + ".Decrypt");
                 var mbuf = new byte[pt.Length + 1];
                 var a = new object[] { mbuf, 0, null, full, full.Length, ad, ad.Length, nonce, key };
@@ -231,6 +239,7 @@ static class Tests
         }
         var cls = Type.GetType("Lwc." + Registry.PascalCase(info.Name) + ", Lwc");
         Check(cls != null, where + ": generated class");
+        if (cls != null && (info.MaxOutputSize == 0 || len <= info.MaxOutputSize)) SpanKatHash(info, cls, msg, key, z, expected, where);
         if (cls != null && !keyed && z == null)
         {
             var m = cls.GetMethod("HashData", new[] { typeof(byte[]), typeof(int) });
