@@ -4,9 +4,10 @@
 // their operands strictly and would report every secret operand, though these instructions
 // take the same time whatever their data. Each is replaced here by the same function written
 // with operations whose shadow MSan propagates bit by bit (and, or, xor, not, shifts, byte
-// tests), so that a secret still reaches every later branch and address it influences; every
-// other instruction of the library is checked as compiled. A test (msan_intrinsics_test.cpp)
-// holds each replacement equal to the instruction on random inputs and every immediate.
+// tests), so that a secret still reaches every later branch and address it influences. Byte
+// and word permutes get stand-ins too, for the opposite reason: MSan follows them too loosely
+// (below). Every other instruction of the library is checked as compiled. A test
+// (msan_intrinsics_test.cpp) holds each stand-in equal to its instruction on random inputs.
 #pragma once
 
 #if defined(__x86_64__) && defined(__clang__)
@@ -87,6 +88,107 @@ __attribute__((always_inline)) inline __m128i clmul(__m128i a, __m128i b) {
   return _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo));
 }
 
+// Byte and word permutes (pshufb, vpermb, vpermw). MSan's generic rule for these intrinsics
+// gives each output lane the OR of the inputs' shadows in the same lane, not the lane the data
+// comes from, so a secret byte moved next to public ones would be lost. With a public index
+// (lwc's permutes are fixed patterns), the permute is done byte by byte through memory, where
+// MSan moves the shadow with the data. A secret index cannot leak through these instructions'
+// timing, so it is not reported: the result is then computed by the instruction and marked
+// secret as a whole.
+inline bool is_public(const void* p, std::size_t n) { return __msan_test_shadow(p, n) == -1; }
+
+// pshufb on n bytes: within each 16-byte lane, byte i is 0 where bit 7 of its index is set,
+// else the lane's byte (index & 15).
+inline void shuffle_bytes(const void* a, const void* index, void* r, std::size_t n) {
+  alignas(64) unsigned char in[64], idx[64], out[64];
+  __builtin_memcpy(in, a, n);
+  __builtin_memcpy(idx, index, n);
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = (idx[i] & 0x80) ? 0 : in[(i & ~std::size_t{15}) | (idx[i] & 15)];
+  __builtin_memcpy(r, out, n);
+}
+
+// vpermb / vpermw with a zeroing mask: element i is a[index[i] mod count], or 0 where mask bit
+// i is clear. The mask must be public (it is checked like any branch condition).
+template <class E>
+inline void permute_elements(const void* a, const void* index, unsigned long long mask, void* r) {
+  constexpr std::size_t n = 64 / sizeof(E);
+  alignas(64) E in[n], idx[n], out[n];
+  __builtin_memcpy(in, a, 64);
+  __builtin_memcpy(idx, index, 64);
+  for (std::size_t i = 0; i < n; ++i) out[i] = ((mask >> i) & 1) ? in[idx[i] & (n - 1)] : E{0};
+  __builtin_memcpy(r, out, 64);
+}
+
+// With a secret index: the instruction's result, marked secret as a whole if any input is.
+inline void all_secret_if_any(void* r, const void* a, const void* index, std::size_t n) {
+  if (!is_public(a, n) || !is_public(index, n)) __msan_poison(r, n);
+}
+
+__attribute__((target("ssse3"), always_inline)) inline __m128i pshufb128(__m128i a, __m128i b) {
+  __m128i r;
+  if (is_public(&b, 16)) {
+    shuffle_bytes(&a, &b, &r, 16);
+    return r;
+  }
+  __m128i clean = b;
+  __msan_unpoison(&clean, sizeof clean);
+  r = _mm_shuffle_epi8(a, clean);
+  all_secret_if_any(&r, &a, &b, 16);
+  return r;
+}
+__attribute__((target("avx2"), always_inline)) inline __m256i pshufb256(__m256i a, __m256i b) {
+  __m256i r;
+  if (is_public(&b, 32)) {
+    shuffle_bytes(&a, &b, &r, 32);
+    return r;
+  }
+  __m256i clean = b;
+  __msan_unpoison(&clean, sizeof clean);
+  r = _mm256_shuffle_epi8(a, clean);
+  all_secret_if_any(&r, &a, &b, 32);
+  return r;
+}
+__attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i pshufb512(__m512i a,
+                                                                                   __m512i b) {
+  __m512i r;
+  if (is_public(&b, 64)) {
+    shuffle_bytes(&a, &b, &r, 64);
+    return r;
+  }
+  __m512i clean = b;
+  __msan_unpoison(&clean, sizeof clean);
+  r = _mm512_shuffle_epi8(a, clean);
+  all_secret_if_any(&r, &a, &b, 64);
+  return r;
+}
+__attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline)) inline __m512i
+vpermb(__mmask64 k, __m512i index, __m512i a) {
+  __m512i r;
+  if (is_public(&index, 64)) {
+    permute_elements<unsigned char>(&a, &index, k, &r);
+    return r;
+  }
+  __m512i clean = index;
+  __msan_unpoison(&clean, sizeof clean);
+  r = _mm512_maskz_permutexvar_epi8(k, clean, a);
+  all_secret_if_any(&r, &a, &index, 64);
+  return r;
+}
+__attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i
+vpermw(__mmask32 k, __m512i index, __m512i a) {
+  __m512i r;
+  if (is_public(&index, 64)) {
+    permute_elements<unsigned short>(&a, &index, k, &r);
+    return r;
+  }
+  __m512i clean = index;
+  __msan_unpoison(&clean, sizeof clean);
+  r = _mm512_maskz_permutexvar_epi16(k, clean, a);
+  all_secret_if_any(&r, &a, &index, 64);
+  return r;
+}
+
 }  // namespace lwc_ct_msan
 
 // msan_intrinsics_test.cpp compares the functions above with the real instructions.
@@ -100,5 +202,11 @@ __attribute__((always_inline)) inline __m128i clmul(__m128i a, __m128i b) {
 #define _mm512_ternarylogic_epi32(a, b, c, imm) (::lwc_ct_msan::ternlog<(imm)>((a), (b), (c)))
 #define _mm512_gf2p8affine_epi64_epi8(x, m, imm) (::lwc_ct_msan::gf2p8affine<(imm)>((x), (m)))
 #define _mm_clmulepi64_si128(a, b, imm) (::lwc_ct_msan::clmul<(imm)>((a), (b)))
+// Functions in the compiler's headers, not macros: from here on these names call the stand-ins.
+#define _mm_shuffle_epi8(a, b) (::lwc_ct_msan::pshufb128((a), (b)))
+#define _mm256_shuffle_epi8(a, b) (::lwc_ct_msan::pshufb256((a), (b)))
+#define _mm512_shuffle_epi8(a, b) (::lwc_ct_msan::pshufb512((a), (b)))
+#define _mm512_maskz_permutexvar_epi8(k, i, a) (::lwc_ct_msan::vpermb((k), (i), (a)))
+#define _mm512_maskz_permutexvar_epi16(k, i, a) (::lwc_ct_msan::vpermw((k), (i), (a)))
 #endif
 #endif

@@ -1,6 +1,7 @@
 // The replacements of msan_intrinsics.hpp equal the instructions they stand for: every
 // immediate of vpternlog{q,d}, gf2p8affineqb on random matrices and four immediates, pclmulqdq
-// for all four half selections, on random inputs. Part of the MSan build, compiled with
+// for all four half selections, pshufb (three widths), vpermb and vpermw on random inputs,
+// indices and masks; and the permutes move a secret byte's shadow with the byte. Part of the MSan build, compiled with
 // LWC_CT_MSAN_KEEP_INTRINSICS so that the intrinsics here are the real instructions; each part
 // runs only where the CPU has the instruction.
 #include <immintrin.h>
@@ -14,6 +15,7 @@
 #include "msan_intrinsics.hpp"
 
 #define LWC_AVX512 __attribute__((target("avx512f,avx512bw,gfni")))
+#define LWC_AVX512_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 
 namespace {
 
@@ -53,6 +55,40 @@ __attribute__((target("pclmul"))) bool clmul_once() {
   return std::memcmp(&r, &e, sizeof r) == 0;
 }
 
+template <class V>
+bool equal(const V& x, const V& y) {
+  return std::memcmp(&x, &y, sizeof x) == 0;
+}
+
+LWC_AVX512_VBMI bool permutes_once() {
+  const __m512i a = random512(), idx = random512();
+  const __m256i a2 = _mm512_castsi512_si256(a), idx2 = _mm512_castsi512_si256(idx);
+  const __m128i a1 = _mm512_castsi512_si128(a), idx1 = _mm512_castsi512_si128(idx);
+  const auto k = static_cast<unsigned long long>(rng());
+  const auto k32 = static_cast<__mmask32>(k);
+  return equal(lwc_ct_msan::pshufb512(a, idx), _mm512_shuffle_epi8(a, idx)) &&
+         equal(lwc_ct_msan::pshufb256(a2, idx2), _mm256_shuffle_epi8(a2, idx2)) &&
+         equal(lwc_ct_msan::pshufb128(a1, idx1), _mm_shuffle_epi8(a1, idx1)) &&
+         equal(lwc_ct_msan::vpermb(k, idx, a), _mm512_maskz_permutexvar_epi8(k, idx, a)) &&
+         equal(lwc_ct_msan::vpermw(k32, idx, a), _mm512_maskz_permutexvar_epi16(k32, idx, a));
+}
+
+// A secret byte 0 swapped with public byte 1: the shadow must move to byte 1 and leave byte 0.
+LWC_AVX512_VBMI bool permutes_move_the_secret() {
+  alignas(64) unsigned char data[64], index[64], out[64];
+  for (int i = 0; i < 64; ++i) data[i] = static_cast<unsigned char>(i), index[i] = static_cast<unsigned char>(i);
+  index[0] = 1, index[1] = 0;
+  __msan_poison(data, 1);
+  const __m512i a = _mm512_load_si512(data), idx = _mm512_load_si512(index);
+  bool ok = true;
+  for (int which = 0; which < 2; ++which) {
+    _mm512_store_si512(out, which ? lwc_ct_msan::vpermb(~0ull, idx, a) : lwc_ct_msan::pshufb512(a, idx));
+    ok &= __msan_test_shadow(out, 1) == -1 && __msan_test_shadow(out + 1, 1) == 0 &&
+          __msan_test_shadow(out + 2, 62) == -1;
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main() {
@@ -60,6 +96,11 @@ int main() {
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
     ++parts;
     for (int k = 0; k < 64; ++k) failures += !every_ternlog(std::make_index_sequence<256>{});
+    if (__builtin_cpu_supports("avx512vbmi")) {
+      ++parts;
+      for (int k = 0; k < 1000; ++k) failures += !permutes_once();
+      failures += !permutes_move_the_secret();
+    }
     if (__builtin_cpu_supports("gfni")) {
       ++parts;
       for (int k = 0; k < 1000; ++k)
@@ -72,7 +113,7 @@ int main() {
     for (int k = 0; k < 1000; ++k)
       failures += !clmul_once<0x00>() + !clmul_once<0x01>() + !clmul_once<0x10>() + !clmul_once<0x11>();
   }
-  std::printf("msan_intrinsics: %d of 3 replacements checked on this CPU, %d mismatches\n", parts,
+  std::printf("msan_intrinsics: %d of 4 groups of stand-ins checked on this CPU, %d mismatches\n", parts,
               failures);
   return failures != 0;
 }
