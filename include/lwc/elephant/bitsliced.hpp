@@ -95,20 +95,18 @@ inline void permute_many(block* blocks, std::size_t count) {
   permute_many_as<Perm, std::uint64_t>(blocks, count);
 }
 
+inline constexpr std::size_t avx2_lanes = 256;
+
 #if LWC_X86_DISPATCH
 // count <= 256; only after the CPU check (cpu_has_avx2). The vector type and everything the
 // permutation inlines are compiled for AVX2 in this one function.
 typedef std::uint64_t avx2_word __attribute__((vector_size(32)));
-inline constexpr std::size_t avx2_lanes = 256;
 
 template <class Perm>
 __attribute__((target("avx2"), flatten)) inline void permute_many_avx2(block* blocks,
                                                                        std::size_t count) {
   permute_many_as<Perm, avx2_word>(blocks, count);
 }
-inline constexpr std::size_t max_lanes = avx2_lanes;
-#else
-inline constexpr std::size_t max_lanes = lanes;
 #endif
 
 }  // namespace lwc::elephant::detail

@@ -114,7 +114,7 @@ struct mode {
                                    std::uint8_t* tag) {
 #if !defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
-      run_batched<Decrypt>(key, nonce, ad, ad_len, in, len, out, tag);
+      run_batched<Decrypt, LWC_X86_DISPATCH != 0>(key, nonce, ad, ad_len, in, len, out, tag);
       return;
     }
 #endif
@@ -122,21 +122,31 @@ struct mode {
   }
 
 #if !defined(__CUDA_ARCH__)
+  // The batched path comes in two forms, so that translation units compiled with and without
+  // the x86-64 dispatch (CUDA host code, for one) never share a function whose array sizes
+  // differ: Wide (x86-64 dispatch) takes batches of up to 256 calls, else 64.
+  static constexpr std::size_t max_batch(bool wide) { return wide ? avx2_lanes : lanes; }
+
   // How many calls one batch takes on this CPU's path: 256 with AVX2, else 64.
+  template <bool Wide>
   static std::size_t batch_lanes() {
 #if LWC_X86_DISPATCH
-    if (active_implementation() == implementation::avx2) return avx2_lanes;
+    if constexpr (Wide)
+      if (active_implementation() == implementation::avx2) return avx2_lanes;
 #endif
     return lanes;
   }
 
   // Runs the calls in x[0 .. n) (n <= batch_lanes()), whichever way is faster for n: one at a
   // time, 64 in 64-bit words, or (more than 64, only on the avx2 path) in AVX2 words.
+  template <bool Wide>
   static void permute_all(block* x, std::size_t n) {
 #if LWC_X86_DISPATCH
-    if (n > lanes) {
-      permute_many_avx2<perm>(x, n);
-      return;
+    if constexpr (Wide) {
+      if (n > lanes) {
+        permute_many_avx2<perm>(x, n);
+        return;
+      }
     }
 #endif
     if (n >= perm::min_batch()) permute_many<perm>(x, n);
@@ -146,9 +156,10 @@ struct mode {
 
   // The authentication calls all add into one accumulator, in any order: they are queued and
   // run a batch at a time. `used` is how far the arrays were written, for the wipe.
+  template <bool Wide>
   struct auth_queue {
-    block x[max_lanes];
-    block mask[max_lanes];
+    block x[max_batch(Wide)];
+    block mask[max_batch(Wide)];
     std::size_t n;
     std::size_t limit;
     std::size_t used;
@@ -161,7 +172,7 @@ struct mode {
       if (n == limit) flush();
     }
     void flush() {
-      permute_all(x, n);
+      permute_all<Wide>(x, n);
       for (std::size_t l = 0; l < n; ++l) {
         xor_into(acc, x[l]);
         xor_into(acc, mask[l]);
@@ -175,7 +186,7 @@ struct mode {
     }
   };
 
-  template <bool Decrypt>
+  template <bool Decrypt, bool Wide>
   static void run_batched(const std::uint8_t* key, const std::uint8_t* nonce,
                           const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* in,
                           std::size_t len, std::uint8_t* out, std::uint8_t* tag) {
@@ -187,15 +198,15 @@ struct mode {
     block expanded = load_block<B>(key, key_bytes);
     perm::permute(expanded);
     const block nonce_block = load_block<B>(nonce, nonce_bytes);
-    const std::size_t chunk = batch_lanes();
-    auth_queue q;
+    const std::size_t chunk = batch_lanes<Wide>();
+    auth_queue<Wide> q;
     q.n = 0;
     q.limit = chunk;
     q.used = 0;
     q.acc = ad_block(nonce, ad, ad_len, 0);
     // masks[l] is mask j0 + l for the chunk of blocks starting at j0.
-    block masks[max_lanes + 2];
-    block ks[max_lanes];
+    block masks[max_batch(Wide) + 2];
+    block ks[max_batch(Wide)];
     const std::size_t used = blocks_c < chunk ? blocks_c : chunk;
     masks[0] = expanded;
     for (std::size_t j0 = 0; j0 < blocks_c; j0 += chunk) {
@@ -208,7 +219,7 @@ struct mode {
         for (std::size_t l = 0; l < nc; ++l)
           q.push(stream_block<B>(ct, len, j0 + l), xor_of(masks[l], masks[l + 2]));
       for (std::size_t l = 0; l < nm; ++l) ks[l] = xor_of(nonce_block, xor_of(masks[l], masks[l + 1]));
-      permute_all(ks, nm);
+      permute_all<Wide>(ks, nm);
       for (std::size_t l = 0; l < nm; ++l) {
         const std::size_t j = j0 + l;
         xor_into(ks[l], xor_of(masks[l], masks[l + 1]));
