@@ -57,6 +57,7 @@ struct code_path {
 
 #if LWC_X86_DISPATCH
 inline bool cpu_has_bmi1_bmi2() { return host_cpu().bmi1 && host_cpu().bmi2; }
+inline bool cpu_has_avx2() { return host_cpu().avx2; }
 #endif
 
 }  // namespace lwc::detail

@@ -10,8 +10,9 @@
 //
 // Every block is encrypted and authenticated with a mask of its own (the mask LFSR run to
 // that block), so the permutation calls inside one message are independent of each other;
-// long messages run them 64 at a time in a bitsliced form (one 64-bit word per state bit).
-// Spongent picks a BMI2 path at run time (see spongent.hpp); LWC_FORCE_PORTABLE=1 turns it off.
+// long messages run them 64 at a time in a bitsliced form (one 64-bit word per state bit), or
+// 256 at a time in AVX2 registers. The BMI2 and AVX2 paths are picked at run time (see
+// spongent.hpp); LWC_FORCE_PORTABLE=1 turns them off.
 #pragma once
 
 #include <cstddef>
@@ -113,7 +114,7 @@ struct mode {
                                    std::uint8_t* tag) {
 #if !defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
-      run_batched<Decrypt>(key, nonce, ad, ad_len, in, len, out, tag);
+      run_batched<Decrypt, LWC_X86_DISPATCH != 0>(key, nonce, ad, ad_len, in, len, out, tag);
       return;
     }
 #endif
@@ -121,37 +122,71 @@ struct mode {
   }
 
 #if !defined(__CUDA_ARCH__)
-  // Runs the calls in x[0 .. n) (n <= 64), whichever way is faster for n.
+  // The batched path comes in two forms, so that translation units compiled with and without
+  // the x86-64 dispatch (CUDA host code, for one) never share a function whose array sizes
+  // differ: Wide (x86-64 dispatch) takes batches of up to 256 calls, else 64.
+  static constexpr std::size_t max_batch(bool wide) { return wide ? avx2_lanes : lanes; }
+
+  // How many calls one batch takes on this CPU's path: 256 with AVX2, else 64.
+  template <bool Wide>
+  static std::size_t batch_lanes() {
+#if LWC_X86_DISPATCH
+    if constexpr (Wide)
+      if (active_implementation() == implementation::avx2) return avx2_lanes;
+#endif
+    return lanes;
+  }
+
+  // Runs the calls in x[0 .. n) (n <= batch_lanes()), whichever way is faster for n: one at a
+  // time, 64 in 64-bit words, or (more than 64, only on the avx2 path) in AVX2 words.
+  template <bool Wide>
   static void permute_all(block* x, std::size_t n) {
+#if LWC_X86_DISPATCH
+    if constexpr (Wide) {
+      if (n > lanes) {
+        permute_many_avx2<perm>(x, n);
+        return;
+      }
+    }
+#endif
     if (n >= perm::min_batch()) permute_many<perm>(x, n);
     else
       for (std::size_t l = 0; l < n; ++l) perm::permute(x[l]);
   }
 
   // The authentication calls all add into one accumulator, in any order: they are queued and
-  // run 64 at a time.
+  // run a batch at a time. `used` is how far the arrays were written, for the wipe.
+  template <bool Wide>
   struct auth_queue {
-    block x[lanes];
-    block mask[lanes];
+    block x[max_batch(Wide)];
+    block mask[max_batch(Wide)];
     std::size_t n;
+    std::size_t limit;
+    std::size_t used;
     block acc;
 
     void push(const block& in, const block& m) {
       x[n] = xor_of(in, m);
       mask[n] = m;
-      if (++n == lanes) flush();
+      if (++n > used) used = n;
+      if (n == limit) flush();
     }
     void flush() {
-      permute_all(x, n);
+      permute_all<Wide>(x, n);
       for (std::size_t l = 0; l < n; ++l) {
         xor_into(acc, x[l]);
         xor_into(acc, mask[l]);
       }
       n = 0;
     }
+    void wipe() {
+      secure_wipe(x, used * sizeof(block));
+      secure_wipe(mask, used * sizeof(block));
+      wipe_object(acc);
+    }
   };
 
-  template <bool Decrypt>
+  template <bool Decrypt, bool Wide>
   static void run_batched(const std::uint8_t* key, const std::uint8_t* nonce,
                           const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* in,
                           std::size_t len, std::uint8_t* out, std::uint8_t* tag) {
@@ -163,15 +198,19 @@ struct mode {
     block expanded = load_block<B>(key, key_bytes);
     perm::permute(expanded);
     const block nonce_block = load_block<B>(nonce, nonce_bytes);
-    auth_queue q;
+    const std::size_t chunk = batch_lanes<Wide>();
+    auth_queue<Wide> q;
     q.n = 0;
+    q.limit = chunk;
+    q.used = 0;
     q.acc = ad_block(nonce, ad, ad_len, 0);
     // masks[l] is mask j0 + l for the chunk of blocks starting at j0.
-    block masks[lanes + 2];
-    block ks[lanes];
+    block masks[max_batch(Wide) + 2];
+    block ks[max_batch(Wide)];
+    const std::size_t used = blocks_c < chunk ? blocks_c : chunk;
     masks[0] = expanded;
-    for (std::size_t j0 = 0; j0 < blocks_c; j0 += lanes) {
-      const std::size_t nc = blocks_c - j0 < lanes ? blocks_c - j0 : lanes;
+    for (std::size_t j0 = 0; j0 < blocks_c; j0 += chunk) {
+      const std::size_t nc = blocks_c - j0 < chunk ? blocks_c - j0 : chunk;
       const std::size_t nm = blocks_m - j0 < nc ? blocks_m - j0 : nc;
       for (std::size_t l = 0; l < nc + 1; ++l) masks[l + 1] = next_mask(masks[l]);
       // Decryption authenticates the ciphertext (copied into the queue) before it is
@@ -180,7 +219,7 @@ struct mode {
         for (std::size_t l = 0; l < nc; ++l)
           q.push(stream_block<B>(ct, len, j0 + l), xor_of(masks[l], masks[l + 2]));
       for (std::size_t l = 0; l < nm; ++l) ks[l] = xor_of(nonce_block, xor_of(masks[l], masks[l + 1]));
-      permute_all(ks, nm);
+      permute_all<Wide>(ks, nm);
       for (std::size_t l = 0; l < nm; ++l) {
         const std::size_t j = j0 + l;
         xor_into(ks[l], xor_of(masks[l], masks[l + 1]));
@@ -207,9 +246,9 @@ struct mode {
     q.flush();
     block acc = masked(q.acc, expanded);
     store_block(tag, acc, V::tag_bytes);
-    secure_wipe(&q, sizeof q);
-    secure_wipe(masks, sizeof masks);
-    secure_wipe(ks, sizeof ks);
+    q.wipe();
+    secure_wipe(masks, (used + 2) * sizeof(block));
+    secure_wipe(ks, used * sizeof(block));
     wipe_object(acc);
     wipe_object(m);
     wipe_object(expanded);

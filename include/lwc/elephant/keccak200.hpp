@@ -95,7 +95,7 @@ struct keccak200 {
         }
       }
       const unsigned rc = iota(r);
-      LWC_UNROLL for (unsigned z = 0; z < 8; ++z) s[z] ^= lane_mask<W>(rc >> z);
+      LWC_UNROLL for (unsigned z = 0; z < 8; ++z) xor_lane_mask(s[z], rc >> z);
     }
     secure_wipe(b, sizeof b);
   }

@@ -27,14 +27,17 @@
 namespace lwc::elephant {
 
 // On x86-64 CPUs with BMI2, one Spongent call (the key expansion, the tag, and the calls of
-// short messages) gathers the plane bits with pext; this is picked at run time, and
-// LWC_FORCE_PORTABLE=1 or force_portable(true) selects the portable code instead.
-enum class implementation : int { portable = 1, bmi2 = 2 };
+// short messages) gathers the plane bits with pext (bmi2); with AVX2 as well, the bitsliced
+// batches of a longer message take 256 calls at a time instead of 64 (avx2, which includes
+// bmi2). This is picked at run time, and LWC_FORCE_PORTABLE=1 or force_portable(true) selects
+// the portable code instead.
+enum class implementation : int { portable = 1, bmi2 = 2, avx2 = 3 };
 
 namespace detail {
 inline implementation fastest_implementation() {
 #if LWC_X86_DISPATCH
-  if (::lwc::detail::cpu_has_bmi1_bmi2()) return implementation::bmi2;
+  if (::lwc::detail::cpu_has_bmi1_bmi2())
+    return ::lwc::detail::cpu_has_avx2() ? implementation::avx2 : implementation::bmi2;
 #endif
   return implementation::portable;
 }
@@ -117,7 +120,7 @@ struct spongent {
   // Calls below which one at a time is faster than a bitsliced batch (measured on x86-64).
   static std::size_t min_batch() {
 #if LWC_X86_DISPATCH
-    if (active_implementation() == implementation::bmi2) return 12;
+    if (active_implementation() != implementation::portable) return 12;
 #endif
     return 7;
   }
@@ -193,8 +196,8 @@ struct spongent {
     unsigned lfsr = spongent_params<NBits>::iv;
     for (unsigned r = 0; r < rounds; ++r) {
       for (unsigned j = 0; j < 7; ++j) {
-        from[j] ^= lane_mask<W>(lfsr >> j);
-        from[n - 1 - j] ^= lane_mask<W>(lfsr >> j);
+        xor_lane_mask(from[j], lfsr >> j);
+        xor_lane_mask(from[n - 1 - j], lfsr >> j);
       }
       lfsr = ((lfsr << 1) | ((lfsr >> 6 ^ lfsr >> 5) & 1)) & 0x7f;
       LWC_UNROLL for (unsigned k = 0; k < N; ++k) {
@@ -257,7 +260,7 @@ struct spongent {
   // (bits 16c .. 16c+15) is their plane-c bits.
   LWC_HD static constexpr void permute(block& b) {
 #if LWC_X86_DISPATCH
-    if (!std::is_constant_evaluated() && active_implementation() == implementation::bmi2) {
+    if (!std::is_constant_evaluated() && active_implementation() != implementation::portable) {
       permute_bmi2(b);
       return;
     }
