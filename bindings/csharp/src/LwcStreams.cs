@@ -18,13 +18,16 @@ namespace Lwc
     /// without it (a using block left by an exception, say) writes no last chunk, so the output
     /// is a truncated file that every reader rejects rather than a shorter file that verifies.
     /// WriteAsync, FlushAsync and <see cref="FlushFinalBlockAsync"/> honour their token: one
-    /// already cancelled returns a cancelled task and changes nothing; a cancellation once the
-    /// call began (between 1 MiB pieces, or in the inner stream's WriteAsync/FlushAsync) leaves
-    /// the stream failed like any other error: the caller cannot know how much of the call's
-    /// data reached the output, so later writes and FlushFinalBlock throw, and the output never
-    /// gets a last chunk (or has it cut short): it is rejected as truncated, never a shorter file
-    /// that verifies. Discard it. Write-only, not seekable, not thread-safe (one operation at a
-    /// time: a call while an async one is pending throws InvalidOperationException).
+    /// already cancelled returns a cancelled task and changes nothing. A cancellation once
+    /// WriteAsync or FlushFinalBlockAsync began (between 1 MiB pieces, or inside the inner
+    /// stream's call) leaves the stream failed like any other error: the caller cannot know how
+    /// much of the call's data reached the output, so later writes and FlushFinalBlock throw,
+    /// and the output lacks its last chunk or has it cut short, which every reader rejects. It
+    /// is never a shorter file that verifies (at most, when the inner stream took all of the last
+    /// write before it reported the cancellation, it is the whole file). Discard it. FlushAsync
+    /// hands the output nothing new, so a cancelled one changes nothing.
+    /// Write-only, not seekable, not thread-safe (one operation at a time: a call while an async
+    /// one is pending throws InvalidOperationException).
     /// </summary>
     public sealed class LwcEncryptStream : Stream
     {
