@@ -275,6 +275,16 @@ namespace Lwc
             if (rc != 0) throw new InvalidOperationException(Native.LastError());
         }
 
+        /// <summary>Appends data (a span: no copy, no allocation).</summary>
+        public unsafe void AppendData(ReadOnlySpan<byte> data)
+        {
+            CheckAlive();
+            if (data.IsEmpty) return;
+            int rc;
+            fixed (byte* p = &MemoryMarshal.GetReference(data)) { rc = Native.lwc_hash_update(state, p, (UIntPtr)data.Length); }
+            if (rc != 0) throw new InvalidOperationException(Native.LastError());
+        }
+
         unsafe byte[] Squeeze(IntPtr st, int outputLength)
         {
             var output = new byte[outputLength];
@@ -307,6 +317,110 @@ namespace Lwc
             }
         }
 
+        // The span forms check everything before the state is touched: a destination too short
+        // gets nothing written, and the hash goes on as if the call had not been made.
+        void CheckDestination(Span<byte> destination, int outputLength)
+        {
+            CheckOutput(outputLength);
+            if (destination.Length < outputLength)
+                throw new ArgumentException("destination holds " + destination.Length + " bytes, " + info.Name +
+                    " writes " + outputLength, "destination");
+        }
+
+        unsafe void SqueezeInto(IntPtr st, Span<byte> destination, int outputLength)
+        {
+            int rc;
+            fixed (byte* p = &MemoryMarshal.GetReference(destination)) { rc = Native.lwc_hash_squeeze(st, p, (UIntPtr)outputLength); }
+            if (rc != 0) throw new InvalidOperationException(Native.LastError());
+        }
+
+        void SqueezeAndReset(Span<byte> destination, int outputLength)
+        {
+            try { SqueezeInto(state, destination, outputLength); }
+            finally
+            {
+                Native.lwc_hash_free(state);
+                live = false;
+                Init();
+            }
+        }
+
+        void SqueezeCopy(Span<byte> destination, int outputLength)
+        {
+            IntPtr copy = Marshal.AllocHGlobal(Native.HashStateBytes);
+            try
+            {
+                if (Native.lwc_hash_copy(copy, state) != 0) throw new InvalidOperationException(Native.LastError());
+                try { SqueezeInto(copy, destination, outputLength); }
+                finally { Native.lwc_hash_free(copy); }
+            }
+            finally { Marshal.FreeHGlobal(copy); }
+        }
+
+        /// <summary>Writes the digest (HashLengthInBytes bytes) to the start of destination and
+        /// starts over; returns HashLengthInBytes. ArgumentException when destination is shorter
+        /// (then nothing is written and nothing reset).</summary>
+        public int GetHashAndReset(Span<byte> destination) { return GetHashAndReset(destination, info.OutputSize); }
+
+        /// <summary>Writes outputLength bytes of output (XOF/PRF any length; hash at most the
+        /// digest size) to the start of destination and starts over; returns outputLength.
+        /// ArgumentException when destination is shorter (then nothing is written and nothing reset).</summary>
+        public int GetHashAndReset(Span<byte> destination, int outputLength)
+        {
+            CheckAlive();
+            CheckDestination(destination, outputLength);
+            SqueezeAndReset(destination, outputLength);
+            return outputLength;
+        }
+
+        /// <summary>As GetHashAndReset(destination), but false (bytesWritten 0, nothing written,
+        /// nothing reset) when destination is too short.</summary>
+        public bool TryGetHashAndReset(Span<byte> destination, out int bytesWritten)
+        {
+            return TryGetHashAndReset(destination, info.OutputSize, out bytesWritten);
+        }
+
+        /// <summary>As GetHashAndReset(destination, outputLength), but false (bytesWritten 0,
+        /// nothing written, nothing reset) when destination is too short.</summary>
+        public bool TryGetHashAndReset(Span<byte> destination, int outputLength, out int bytesWritten)
+        {
+            CheckAlive();
+            CheckOutput(outputLength);
+            bytesWritten = 0;
+            if (destination.Length < outputLength) return false;
+            SqueezeAndReset(destination, outputLength);
+            bytesWritten = outputLength;
+            return true;
+        }
+
+        /// <summary>Writes the digest so far (HashLengthInBytes bytes) to destination without
+        /// resetting; returns HashLengthInBytes. ArgumentException when destination is shorter.</summary>
+        public int GetCurrentHash(Span<byte> destination) { return GetCurrentHash(destination, info.OutputSize); }
+
+        public int GetCurrentHash(Span<byte> destination, int outputLength)
+        {
+            CheckAlive();
+            CheckDestination(destination, outputLength);
+            SqueezeCopy(destination, outputLength);
+            return outputLength;
+        }
+
+        public bool TryGetCurrentHash(Span<byte> destination, out int bytesWritten)
+        {
+            return TryGetCurrentHash(destination, info.OutputSize, out bytesWritten);
+        }
+
+        public bool TryGetCurrentHash(Span<byte> destination, int outputLength, out int bytesWritten)
+        {
+            CheckAlive();
+            CheckOutput(outputLength);
+            bytesWritten = 0;
+            if (destination.Length < outputLength) return false;
+            SqueezeCopy(destination, outputLength);
+            bytesWritten = outputLength;
+            return true;
+        }
+
         /// <summary>The digest so far, without resetting (works on a copy of the state).</summary>
         public byte[] GetCurrentHash() { return GetCurrentHash(info.OutputSize); }
 
@@ -332,6 +446,22 @@ namespace Lwc
             try
             {
                 fixed (byte* p = tag) { return Native.lwc_hash_verify(state, p, (UIntPtr)tag.Length) == 0; }
+            }
+            finally
+            {
+                Native.lwc_hash_free(state);
+                live = false;
+                Init();
+            }
+        }
+
+        /// <summary>MAC/PRF: true when tag equals the output so far (constant time); then starts over.</summary>
+        public unsafe bool VerifyHashAndReset(ReadOnlySpan<byte> tag)
+        {
+            CheckAlive();
+            try
+            {
+                fixed (byte* p = &MemoryMarshal.GetReference(tag)) { return Native.lwc_hash_verify(state, p, (UIntPtr)tag.Length) == 0; }
             }
             finally
             {

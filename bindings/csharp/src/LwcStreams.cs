@@ -1,9 +1,14 @@
 // System.IO.Stream over the lwc file format (docs/stream-format.md): a write-only stream that
 // encrypts into an inner stream as data is written, and a read-only stream that decrypts from
 // an inner stream, chunk by chunk, releasing only verified plaintext. Both drive lwc_stream_*.
+// The async overrides do the inner stream's I/O with its own async calls; the native work
+// (encrypting or verifying a batch of chunks) runs on the calling thread, as CryptoStream's
+// transform does, since liblwc already spreads a batch over its own threads.
 using System;
 using System.IO;
 using System.Security.Cryptography;
+using System.Threading;
+using System.Threading.Tasks;
 
 namespace Lwc
 {
@@ -12,7 +17,17 @@ namespace Lwc
     /// stream ends with <see cref="FlushFinalBlock"/>, which writes the last chunk: Dispose
     /// without it (a using block left by an exception, say) writes no last chunk, so the output
     /// is a truncated file that every reader rejects rather than a shorter file that verifies.
-    /// Write-only, not seekable, not thread-safe.
+    /// WriteAsync, FlushAsync and <see cref="FlushFinalBlockAsync"/> honour their token: one
+    /// already cancelled returns a cancelled task and changes nothing. A cancellation once
+    /// WriteAsync or FlushFinalBlockAsync began (between 1 MiB pieces, or inside the inner
+    /// stream's call) leaves the stream failed like any other error: the caller cannot know how
+    /// much of the call's data reached the output, so later writes and FlushFinalBlock throw,
+    /// and the output lacks its last chunk or has it cut short, which every reader rejects. It
+    /// is never a shorter file that verifies (at most, when the inner stream took all of the last
+    /// write before it reported the cancellation, it is the whole file). Discard it. FlushAsync
+    /// hands the output nothing new, so a cancelled one changes nothing.
+    /// Write-only, not seekable, not thread-safe (one operation at a time: a call while an async
+    /// one is pending throws InvalidOperationException).
     /// </summary>
     public sealed class LwcEncryptStream : Stream
     {
@@ -21,7 +36,7 @@ namespace Lwc
         readonly bool leaveOpen;
         StreamHandle s;
         byte[] outbuf = new byte[0];
-        bool finished, failed, disposed;
+        bool finished, failed, disposed, pending;
 
         /// <summary>chunkSize: plaintext bytes per chunk (a power of two from 64 to 1 MiB; 0 =
         /// 64 KiB); threads: 0 = one per core; leaveOpen: keep output open on Dispose.</summary>
@@ -52,36 +67,57 @@ namespace Lwc
         void Usable()
         {
             if (disposed) throw new ObjectDisposedException("LwcEncryptStream");
-            if (failed) throw new InvalidOperationException("lwc: an earlier write to this stream failed");
+            if (pending) throw new InvalidOperationException("lwc: an asynchronous operation on this stream is pending");
+            if (failed) throw new InvalidOperationException("lwc: an earlier write to this stream failed or was cancelled");
             if (finished) throw new InvalidOperationException("lwc: the stream already ended (FlushFinalBlock)");
         }
 
-        void Emit(int rc, UIntPtr outlen)
-        {
-            if (rc != 0) throw LwcFile.Failure(s);
-            if ((long)outlen > 0) output.Write(outbuf, 0, (int)outlen);
-        }
-
-        public override unsafe void Write(byte[] buffer, int offset, int count)
+        static void CheckBuffer(byte[] buffer, int offset, int count)
         {
             if (buffer == null) throw new ArgumentNullException("buffer");
             if (offset < 0) throw new ArgumentOutOfRangeException("offset");
             if (count < 0 || count > buffer.Length - offset) throw new ArgumentOutOfRangeException("count");
+        }
+
+        // Encrypts buffer[offset, offset + n) (n <= MaxPush) into outbuf; returns the bytes of
+        // output it released. Kept apart from the loops because an async method cannot pin.
+        unsafe int Push(byte[] buffer, int offset, int n)
+        {
+            long bound = (long)Native.lwc_stream_push_bound(s, (UIntPtr)n);
+            outbuf = LwcFile.Grow(outbuf, bound);
+            int rc;
+            UIntPtr outlen;
+            fixed (byte* po = outbuf) fixed (byte* pi = buffer)
+            {
+                rc = Native.lwc_stream_push(s, po, (UIntPtr)outbuf.Length, out outlen, pi + offset, (UIntPtr)n);
+            }
+            if (rc != 0) throw LwcFile.Failure(s);
+            return (int)outlen;
+        }
+
+        // The last chunk (and whatever the native stream still held) into outbuf.
+        unsafe int Final()
+        {
+            long bound = (long)Native.lwc_stream_final_bound(s);
+            outbuf = LwcFile.Grow(outbuf, bound);
+            int rc;
+            UIntPtr outlen;
+            fixed (byte* po = outbuf) rc = Native.lwc_stream_final(s, po, (UIntPtr)outbuf.Length, out outlen);
+            if (rc != 0) throw LwcFile.Failure(s);
+            return (int)outlen;
+        }
+
+        public override void Write(byte[] buffer, int offset, int count)
+        {
+            CheckBuffer(buffer, offset, count);
             Usable();
             try
             {
                 while (count > 0)
                 {
                     int n = Math.Min(count, MaxPush);
-                    long bound = (long)Native.lwc_stream_push_bound(s, (UIntPtr)n);
-                    outbuf = LwcFile.Grow(outbuf, bound);
-                    int rc;
-                    UIntPtr outlen;
-                    fixed (byte* po = outbuf) fixed (byte* pi = buffer)
-                    {
-                        rc = Native.lwc_stream_push(s, po, (UIntPtr)outbuf.Length, out outlen, pi + offset, (UIntPtr)n);
-                    }
-                    Emit(rc, outlen);
+                    int m = Push(buffer, offset, n);
+                    if (m > 0) output.Write(outbuf, 0, m);
                     offset += n;
                     count -= n;
                 }
@@ -95,19 +131,54 @@ namespace Lwc
             }
         }
 
+        /// <summary>As Write, with the inner stream's WriteAsync. A token cancelled before the
+        /// call returns a cancelled task and changes nothing; a cancellation after it began leaves
+        /// the stream failed (see the class summary).</summary>
+        public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+        {
+            CheckBuffer(buffer, offset, count);
+            if (cancellationToken.IsCancellationRequested) return Task.FromCanceled(cancellationToken);
+            Usable();
+            pending = true;
+            return WriteCore(buffer, offset, count, cancellationToken);
+        }
+
+        async Task WriteCore(byte[] buffer, int offset, int count, CancellationToken token)
+        {
+            try
+            {
+                bool first = true;
+                while (count > 0)
+                {
+                    // The first piece was checked by the caller; between pieces the native stream
+                    // has taken input already, so stopping here fails the stream (below).
+                    if (!first) token.ThrowIfCancellationRequested();
+                    first = false;
+                    int n = Math.Min(count, MaxPush);
+                    int m = Push(buffer, offset, n);
+                    if (m > 0) await output.WriteAsync(outbuf, 0, m, token).ConfigureAwait(false);
+                    if (disposed) throw new ObjectDisposedException("LwcEncryptStream");
+                    offset += n;
+                    count -= n;
+                }
+            }
+            catch
+            {
+                failed = true;
+                throw;
+            }
+            finally { pending = false; }
+        }
+
         /// <summary>Writes the last chunk (a possibly empty remainder) and flushes output; no
         /// write is possible after it. Without it the output is not a complete lwc file.</summary>
-        public unsafe void FlushFinalBlock()
+        public void FlushFinalBlock()
         {
             Usable();
             try
             {
-                long bound = (long)Native.lwc_stream_final_bound(s);
-                outbuf = LwcFile.Grow(outbuf, bound);
-                int rc;
-                UIntPtr outlen;
-                fixed (byte* po = outbuf) rc = Native.lwc_stream_final(s, po, (UIntPtr)outbuf.Length, out outlen);
-                Emit(rc, outlen);
+                int m = Final();
+                if (m > 0) output.Write(outbuf, 0, m);
                 output.Flush();
                 finished = true;
             }
@@ -118,12 +189,52 @@ namespace Lwc
             }
         }
 
+        /// <summary>As FlushFinalBlock, with the inner stream's WriteAsync and FlushAsync. A token
+        /// cancelled before the call returns a cancelled task and changes nothing (call it again);
+        /// cancelled after it began, the stream is failed and HasFlushedFinalBlock stays false: the
+        /// output may then hold all of the file or lack part of its last batch, which every reader
+        /// rejects; it is never a shorter file that verifies. Treat it as lost.</summary>
+        public Task FlushFinalBlockAsync(CancellationToken cancellationToken = default(CancellationToken))
+        {
+            if (cancellationToken.IsCancellationRequested) return Task.FromCanceled(cancellationToken);
+            Usable();
+            pending = true;
+            return FinalCore(cancellationToken);
+        }
+
+        async Task FinalCore(CancellationToken token)
+        {
+            try
+            {
+                int m = Final();
+                if (m > 0) await output.WriteAsync(outbuf, 0, m, token).ConfigureAwait(false);
+                if (disposed) throw new ObjectDisposedException("LwcEncryptStream");
+                await output.FlushAsync(token).ConfigureAwait(false);
+                finished = true;
+            }
+            catch
+            {
+                failed = true;
+                throw;
+            }
+            finally { pending = false; }
+        }
+
         /// <summary>Flushes the inner stream; a chunk is written only once it is full, so the
         /// output may lag what was written by up to a chunk (and a batch of chunks).</summary>
         public override void Flush()
         {
             if (disposed) throw new ObjectDisposedException("LwcEncryptStream");
             output.Flush();
+        }
+
+        /// <summary>The inner stream's FlushAsync. Flushing hands nothing new to the output (see
+        /// Flush), so a cancelled flush leaves the stream as it was.</summary>
+        public override Task FlushAsync(CancellationToken cancellationToken)
+        {
+            if (cancellationToken.IsCancellationRequested) return Task.FromCanceled(cancellationToken);
+            if (disposed) throw new ObjectDisposedException("LwcEncryptStream");
+            return output.FlushAsync(cancellationToken);
         }
 
         public override int Read(byte[] buffer, int offset, int count) { throw new NotSupportedException("LwcEncryptStream is write-only"); }
@@ -159,7 +270,14 @@ namespace Lwc
     /// failure is authentic but only a prefix of the original cut at a chunk boundary: treat it
     /// as unconfirmed until Read returned 0 (<see cref="Verified"/>). <see cref="LwcFile.Decrypt"/>
     /// instead holds everything back and releases nothing on failure.
-    /// Read-only, not seekable, not thread-safe.
+    /// ReadAsync reads the inner stream with its ReadAsync and honours its token: one already
+    /// cancelled returns a cancelled task and changes nothing; cancelled while it waits for the
+    /// inner stream, it hands out nothing and the stream stays usable, the next read continuing
+    /// from wherever the inner stream is. If the cancelled inner read lost bytes, the file no
+    /// longer verifies from there and a later read throws LwcFileException: a gap is never taken
+    /// for data, so nothing unverified is released either way.
+    /// Read-only, not seekable, not thread-safe (one operation at a time: a call while an async
+    /// one is pending throws InvalidOperationException).
     /// </summary>
     public sealed class LwcDecryptStream : Stream
     {
@@ -170,7 +288,7 @@ namespace Lwc
         readonly byte[] inbuf = new byte[ReadSize];
         byte[] outbuf;
         int outPos, outLen;
-        bool verified, disposed;
+        bool verified, disposed, pending;
         Exception fault;
 
         /// <summary>threads: 0 = one per core; leaveOpen: keep input open on Dispose.</summary>
@@ -196,10 +314,10 @@ namespace Lwc
         public override bool CanSeek { get { return false; } }
         public override bool CanWrite { get { return false; } }
 
-        // Feeds the native stream one read of input (or the end of it) and takes what it releases.
-        unsafe void Fill()
+        // Feeds the native stream n bytes of inbuf (n = 0: the end of the input) and takes what
+        // it releases. Kept apart from the read loops because an async method cannot pin.
+        unsafe void Process(int n)
         {
-            int n = input.Read(inbuf, 0, inbuf.Length);
             // The bound depends on the state (the chunk size is known once the header was read).
             long bound = (long)(n > 0 ? Native.lwc_stream_push_bound(s, (UIntPtr)n) : Native.lwc_stream_final_bound(s));
             outbuf = LwcFile.Grow(outbuf, bound);
@@ -226,19 +344,22 @@ namespace Lwc
             if (n == 0) verified = true;
         }
 
-        public override int Read(byte[] buffer, int offset, int count)
+        static void CheckBuffer(byte[] buffer, int offset, int count)
         {
             if (buffer == null) throw new ArgumentNullException("buffer");
             if (offset < 0) throw new ArgumentOutOfRangeException("offset");
             if (count < 0 || count > buffer.Length - offset) throw new ArgumentOutOfRangeException("count");
+        }
+
+        void Usable()
+        {
             if (disposed) throw new ObjectDisposedException("LwcDecryptStream");
-            if (fault != null) throw fault;
-            if (count == 0) return 0;
-            while (outPos == outLen)
-            {
-                if (verified) return 0;
-                Fill();
-            }
+            if (pending) throw new InvalidOperationException("lwc: an asynchronous operation on this stream is pending");
+        }
+
+        // Hands out up to count bytes of verified plaintext already held, wiping our copy.
+        int Take(byte[] buffer, int offset, int count)
+        {
             int k = Math.Min(count, outLen - outPos);
             Buffer.BlockCopy(outbuf, outPos, buffer, offset, k);
             Array.Clear(outbuf, outPos, k);
@@ -246,8 +367,63 @@ namespace Lwc
             return k;
         }
 
+        public override int Read(byte[] buffer, int offset, int count)
+        {
+            CheckBuffer(buffer, offset, count);
+            Usable();
+            if (fault != null) throw fault;
+            if (count == 0) return 0;
+            while (outPos == outLen)
+            {
+                if (verified) return 0;
+                Process(input.Read(inbuf, 0, inbuf.Length));
+            }
+            return Take(buffer, offset, count);
+        }
+
+        /// <summary>As Read, with the inner stream's ReadAsync (see the class summary for
+        /// cancellation). A failure of the file comes as a faulted task, at this and every later
+        /// read.</summary>
+        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+        {
+            CheckBuffer(buffer, offset, count);
+            if (cancellationToken.IsCancellationRequested) return Task.FromCanceled<int>(cancellationToken);
+            Usable();
+            if (fault != null) return Task.FromException<int>(fault);
+            if (count == 0) return Task.FromResult(0);
+            if (outPos < outLen) return Task.FromResult(Take(buffer, offset, count));
+            if (verified) return Task.FromResult(0);
+            pending = true;
+            return ReadCore(buffer, offset, count, cancellationToken);
+        }
+
+        async Task<int> ReadCore(byte[] buffer, int offset, int count, CancellationToken token)
+        {
+            try
+            {
+                while (outPos == outLen)
+                {
+                    if (verified) return 0;
+                    // Cancelled here or inside the inner read, nothing was handed out and the
+                    // native stream took nothing: the stream stays as it was.
+                    token.ThrowIfCancellationRequested();
+                    int n = await input.ReadAsync(inbuf, 0, inbuf.Length, token).ConfigureAwait(false);
+                    if (disposed) throw new ObjectDisposedException("LwcDecryptStream");
+                    Process(n);
+                }
+                return Take(buffer, offset, count);
+            }
+            finally { pending = false; }
+        }
+
         public override void Write(byte[] buffer, int offset, int count) { throw new NotSupportedException("LwcDecryptStream is read-only"); }
         public override void Flush() { }
+
+        public override Task FlushAsync(CancellationToken cancellationToken)
+        {
+            // Nothing to flush; the base class would queue Flush on the thread pool.
+            return cancellationToken.IsCancellationRequested ? Task.FromCanceled(cancellationToken) : Task.CompletedTask;
+        }
         public override long Seek(long offset, SeekOrigin origin) { throw new NotSupportedException(); }
         public override void SetLength(long value) { throw new NotSupportedException(); }
         public override long Length { get { throw new NotSupportedException(); } }

@@ -78,9 +78,11 @@ static partial class Tests
         before = checks; Tamper(); Console.WriteLine("tamper: " + (checks - before) + " checks");
         before = checks; BadInput(); Console.WriteLine("bad input: " + (checks - before) + " checks");
         before = checks; Incremental(); Console.WriteLine("incremental hash: " + (checks - before) + " checks");
+        before = checks; HasherSpans(); Console.WriteLine("incremental hash, spans: " + (checks - before) + " checks");
         before = checks; Files(); Console.WriteLine("lwc files: " + (checks - before) + " checks");
         before = checks; Spans(); Console.WriteLine("spans: " + (checks - before) + " checks");
         before = checks; Streams(); Console.WriteLine("lwc file streams: " + (checks - before) + " checks");
+        before = checks; AsyncStreams(); Console.WriteLine("lwc file streams, async: " + (checks - before) + " checks");
         before = checks; Spill(); Console.WriteLine("spill file: " + (checks - before) + " checks");
         Console.WriteLine(string.Format("{0} checks, {1} failures, {2:F1} s", checks, failures,
             sw.Elapsed.TotalSeconds));
