@@ -538,12 +538,12 @@ void permute_entry(u64* states, size_t count, int rounds) {
   for (size_t base = 0; base < count; base += V::lanes) {
     const size_t m = count - base < V::lanes ? count - base : V::lanes;
     for (size_t j = 0; j < V::lanes; ++j)
-      for (int w = 0; w < 5; ++w) s[w][j] = j < m ? states[5 * (base + j) + w] : 0;
+      for (size_t w = 0; w < 5; ++w) s[w][j] = j < m ? states[5 * (base + j) + w] : 0;
     if (rounds == 12) permute_array<12, V>(s);
     else if (rounds == 8) permute_array<8, V>(s);
     else permute_array<6, V>(s);
     for (size_t j = 0; j < m; ++j)
-      for (int w = 0; w < 5; ++w) states[5 * (base + j) + w] = s[w][j];
+      for (size_t w = 0; w < 5; ++w) states[5 * (base + j) + w] = s[w][j];
   }
 }
 
