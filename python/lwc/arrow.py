@@ -183,6 +183,11 @@ def _rows(arr: Any, start: int, n: int) -> Any:
     return arr
 
 
+def _check_threads(threads: Any) -> None:
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 0):
+        raise ValueError(f"threads must be None (all cores) or an int >= 0, got {threads!r}")
+
+
 def _check_length(arr: Any, n: int, what: str) -> None:
     if isinstance(arr, (pa.Array, pa.ChunkedArray)) and len(arr) != n:
         raise ValueError(f"{what}: {len(arr)} rows for {n} messages (one per message)")
@@ -297,6 +302,7 @@ def _aead(decrypting: bool, name: str, keys: Any, nonces: Any, data: ArrayLike, 
           tag_length: Optional[int], second_keys: Any, threads: Optional[int], backend: Optional[str]):
     what = "ciphertexts" if decrypting else "messages"
     _check_variable(data, what)
+    _check_threads(threads)
     info, tag = _aead_setup(name, tag_length)
     n = len(data)
     for arr, label in ((keys, "keys"), (nonces, "nonces"), (associated_data, "associated_data"),
@@ -400,6 +406,7 @@ def hash(name: str, messages: ArrayLike, length: Optional[int] = None, *, keys: 
     CXOF customization strings are not taken here (use ``lwc.batch.hash``).
     """
     _check_variable(messages, "messages")
+    _check_threads(threads)
     info = _batch._INFOS.get(name) if isinstance(name, str) else None
     if info is None or info["kind"] == "aead":
         raise ValueError(f"unknown hash, XOF, MAC or PRF {name!r}")

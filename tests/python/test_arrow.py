@@ -370,3 +370,14 @@ def test_malformed_offsets_raise():
         lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), col)
     with pytest.raises(ValueError, match="offsets must not decrease"):
         lwc.arrow.decrypt("ascon-aead128", bytes(16), bytes(16), col)
+
+
+def test_threads_must_be_a_count():
+    msgs = pa.array([b"a"])
+    for bad in (-1, 1.0, True, "2"):
+        with pytest.raises(ValueError, match="threads must be"):
+            lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), msgs, threads=bad)
+        with pytest.raises(ValueError, match="threads must be"):
+            lwc.arrow.hash("ascon-hash256", msgs, threads=bad)
+    assert lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), msgs, threads=0).to_pylist() == \
+        [lwc.AsconAEAD128(bytes(16)).encrypt(bytes(16), b"a", None)]
