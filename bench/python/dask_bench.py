@@ -88,7 +88,7 @@ def main() -> None:
     try:
         for label, workers, _ in configs:
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=logging.ERROR)
+                                               dashboard_address=":0", silence_logs=logging.ERROR)
             client = distributed.Client(cluster, set_as_default=False)
             ddf = dd.from_map(make_partition, range(args.partitions), rows=per, size=args.size)
             ddf = client.persist(ddf)
