@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """lwc.dask.encrypt_column on a distributed.LocalCluster: one worker process against two.
 
-The column (--rows rows of --size bytes in --partitions partitions, Arrow-backed) is made on
-the workers and persisted before any timing, so that what is timed is the encryption of every
-partition where it lies and a count of the result's bytes (nothing but one integer per
-partition comes back to the client). Ascon-AEAD128, one key (looked up on the workers by id),
+The column (--rows rows of --size bytes in --partitions partitions, Arrow-backed) is made by
+each task on its worker (a cheap fill, no random numbers), encrypted there and reduced to a
+count of the result's bytes, so that no partition moves between processes: nothing but one
+integer per partition comes back to the client. (Partitions persisted on the workers first
+were spread unevenly, 6 and 10, and moved between the workers when the scheduler balanced the
+load.) A second timed graph only makes and counts the partitions (no encryption), for the
+share of the time that is not lwc's. Ascon-AEAD128, one key (looked up on the workers by id),
 a fresh random nonce per row drawn on the workers.
 
 Four clusters run side by side, each with one thread per worker process:
@@ -13,7 +16,11 @@ worker), and 1 and 2 workers with ``threads=1`` (one engine thread per worker). 
 runs every configuration once, in turn; the figures are medians over the rounds and the
 speed-ups medians of the per-round ratios (time with 1 worker / time with 2 workers).
 
-    python bench/python/dask_bench.py [--rounds 7] [--rows 4000000] [--size 64] [--partitions 16]
+A control runs in the same rounds on the threads=1 clusters: one pure-Python task per
+partition (no lwc, no data), so its speed-up is what the machine gives a second worker process
+at the time (on a machine shared with other work, less than 2x).
+
+    python bench/python/dask_bench.py [--rounds 5] [--rows 4000000] [--size 64] [--partitions 16]
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ def bench_key(key_id: str) -> bytes:
 
 
 def make_partition(seed: int, rows: int, size: int) -> pd.DataFrame:
-    data = np.random.default_rng(seed).integers(0, 256, rows * size, dtype=np.uint8)
+    data = np.full(rows * size, seed & 0xFF, dtype=np.uint8)
     offsets = np.arange(0, (rows + 1) * size, size, dtype=np.int32)
     col = pa.Array.from_buffers(pa.binary(), rows, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
     return pd.DataFrame({"payload": pd.arrays.ArrowExtensionArray(col)})
@@ -56,19 +63,40 @@ def sealed_bytes(partition: pd.DataFrame) -> int:
     return int(pa.array(partition["sealed"].array).buffers()[2].size)
 
 
+def payload_bytes(partition: pd.DataFrame) -> int:
+    return int(pa.array(partition["payload"].array).buffers()[2].size)
+
+
+def spin(i: int) -> int:
+    # The control task: pure Python, a fixed amount of work, holding one core.
+    x = i
+    for k in range(400_000):
+        x = (x * 31 + k) & 0xFFFFFFFF
+    return x
+
+
+def control(client: distributed.Client, partitions: int) -> float:
+    t = time.perf_counter()
+    client.gather(client.map(spin, range(partitions), pure=False))
+    return time.perf_counter() - t
+
+
 def run(client: distributed.Client, ddf, threads) -> tuple:
-    sealed = lwc.dask.encrypt_column(ddf, "payload", ALG, key_lookup=bench_key, key_id="bench",
-                                     out_column="sealed", threads=threads)
-    counts = sealed.map_partitions(sealed_bytes, meta=(None, "int64"))
+    """(seconds, bytes): make, encrypt and count every partition; threads "none": no encryption."""
+    if threads == "none":
+        counts = ddf.map_partitions(payload_bytes, meta=(None, "int64"))
+    else:
+        sealed = lwc.dask.encrypt_column(ddf, "payload", ALG, key_lookup=bench_key, key_id="bench",
+                                         out_column="sealed", threads=threads)
+        counts = sealed.map_partitions(sealed_bytes, meta=(None, "int64"))
     t = time.perf_counter()
     total = client.compute(counts.sum()).result()
-    elapsed = time.perf_counter() - t
-    return elapsed, total
+    return time.perf_counter() - t, total
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--rows", type=int, default=4_000_000)
     ap.add_argument("--size", type=int, default=64)
     ap.add_argument("--partitions", type=int, default=16)
@@ -91,17 +119,24 @@ def main() -> None:
                                                dashboard_address=":0", silence_logs=logging.ERROR)
             client = distributed.Client(cluster, set_as_default=False)
             ddf = dd.from_map(make_partition, range(args.partitions), rows=per, size=args.size)
-            ddf = client.persist(ddf)
-            assert client.compute(ddf.map_partitions(len).sum()).result() == rows  # made and held
             run(client, ddf, None)  # warm-up: imports and the first allocations on every worker
             clusters[label], clients[label], frames[label] = cluster, client, ddf
         times = {label: [] for label, _, _ in configs}
+        only_make = {1: [], 2: []}
+        controls = {1: [], 2: []}
         expected = rows * (args.size + 16)
         for _ in range(args.rounds):
             for label, _, threads in configs:
                 secs, total = run(clients[label], frames[label], threads)
                 assert total == expected, (total, expected)
                 times[label].append(secs)
+            for workers in (1, 2):
+                label = f"{workers} worker{'s' if workers > 1 else ''}, engine threads=1"
+                secs, total = run(clients[label], frames[label], "none")
+                assert total == rows * args.size
+                only_make[workers].append(secs)
+                controls[workers].append(control(clients[f"{workers} worker{'s' if workers > 1 else ''}, "
+                                                         "engine threads=1"], args.partitions))
     finally:
         for label in clients:
             clients[label].close()
@@ -114,6 +149,11 @@ def main() -> None:
     for kind in ("engine threads default", "engine threads=1"):
         one, two = times[f"1 worker, {kind}"], times[f"2 workers, {kind}"]
         print(f"speed-up 2 workers / 1 worker, {kind}: {statistics.median(a / b for a, b in zip(one, two)):.2f}x")
+    print(f"making and counting the partitions only (no lwc): 1 worker {statistics.median(only_make[1]):.3f} s, "
+          f"2 workers {statistics.median(only_make[2]):.3f} s")
+    print(f"control (pure Python, no lwc): 1 worker {statistics.median(controls[1]):.3f} s, 2 workers "
+          f"{statistics.median(controls[2]):.3f} s, speed-up "
+          f"{statistics.median(a / b for a, b in zip(controls[1], controls[2])):.2f}x")
 
 
 if __name__ == "__main__":
