@@ -42,6 +42,7 @@ import dask.dataframe as dd
 import distributed
 
 import lwc
+import lwc.arrow
 import lwc.dask
 
 ALG = "ascon-aead128"
@@ -79,6 +80,26 @@ def control(client: distributed.Client, partitions: int) -> float:
     t = time.perf_counter()
     client.gather(client.map(spin, range(partitions), pure=False))
     return time.perf_counter() - t
+
+
+def breakdown(per: int, size: int, rounds: int) -> None:
+    """In this process, on one partition: the nonces drawn for it and its lwc.arrow.encrypt."""
+    part = make_partition(1, per, size)
+    col = pa.array(part["payload"].array)
+    nonces = lwc.dask._random_nonces(per, 16)
+    key = bench_key("bench")
+    steps = {"os.urandom nonces": lambda: lwc.dask._random_nonces(per, 16),
+             "lwc.arrow.encrypt, threads=1": lambda: lwc.arrow.encrypt(ALG, key, nonces, col, threads=1),
+             "the whole partition function, threads=1": lambda: lwc.dask._encrypt_partition(
+                 part, "payload", ALG, bench_key, "bench", None, "nonce", None, "sealed", 1)}
+    times = {k: [] for k in steps}
+    for _ in range(rounds):
+        for k, fn in steps.items():
+            t = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - t)
+    print(f"one partition of {per} rows in this process: " +
+          ", ".join(f"{k} {statistics.median(v) * 1e3:.1f} ms" for k, v in times.items()))
 
 
 def run(client: distributed.Client, ddf, threads) -> tuple:
@@ -151,6 +172,7 @@ def main() -> None:
         print(f"speed-up 2 workers / 1 worker, {kind}: {statistics.median(a / b for a, b in zip(one, two)):.2f}x")
     print(f"making and counting the partitions only (no lwc): 1 worker {statistics.median(only_make[1]):.3f} s, "
           f"2 workers {statistics.median(only_make[2]):.3f} s")
+    breakdown(per, args.size, args.rounds)
     print(f"control (pure Python, no lwc): 1 worker {statistics.median(controls[1]):.3f} s, 2 workers "
           f"{statistics.median(controls[2]):.3f} s, speed-up "
           f"{statistics.median(a / b for a, b in zip(controls[1], controls[2])):.2f}x")
