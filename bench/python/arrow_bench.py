@@ -44,6 +44,15 @@ except ImportError:  # optional comparison
 ALG = "ascon-aead128"
 
 
+def minor_faults():
+    # Pages the process touched for the first time (fresh memory from the OS); -1 where unknown.
+    try:
+        import resource
+    except ImportError:
+        return -1
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 def timed(fn):
     t = time.perf_counter()
     fn()
@@ -62,9 +71,14 @@ def shape(n, size, rounds, loop_rows):
     nonces_pa = pa.Array.from_buffers(pa.binary(16), n, [None, pa.py_buffer(nonces_np)])
     # The first call: its result buffers are fresh memory from the OS (page faults); later
     # calls reuse what the Arrow memory pool keeps. Printed, not part of the medians.
+    faults = minor_faults()
     first = time.perf_counter()
     sealed_pa = lwc.arrow.encrypt(ALG, keys_pa, nonces_pa, msgs_pa)
     first = time.perf_counter() - first
+    first_faults = minor_faults() - faults
+    faults = minor_faults()
+    lwc.arrow.encrypt(ALG, keys_pa, nonces_pa, msgs_pa)
+    second_faults = minor_faults() - faults
     sealed_np = lwc.batch.encrypt(ALG, keys_np, nonces_np, msgs_np)
     assert sealed_pa.buffers()[2].to_pybytes() == sealed_np.tobytes()
 
@@ -106,7 +120,8 @@ def shape(n, size, rounds, loop_rows):
         return statistics.median(x / y for x, y in zip(rates(a), rates(b)))
 
     loop = "python loop encrypt"
-    print(f"first arrow encrypt of this shape in the process: {first:.4f} s ({first / n * 1e6:.3f} us/row)")
+    print(f"first arrow encrypt of this shape in the process: {first:.4f} s ({first / n * 1e6:.3f} us/row), "
+          f"{first_faults} minor page faults; the call after it: {second_faults}")
     print(f"{'case':28s} {'rows':>8s} {'seconds':>9s} {'MB/s':>9s} {'us/row':>7s} {'vs loop':>8s}")
     for label, rows, _ in cases:
         secs = statistics.median(times[label])

@@ -264,6 +264,11 @@ nb::tuple arrow_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
       ad(ad_obj, "associated_data", false, true),
       ad_offsets(ad_offsets_obj, "associated_data offsets", false, true),
       ad_valid(ad_valid_obj, "associated_data validity", false, true);
+  // lwc/arrow.py passes a checked tag length; the first pass below sizes the result with it
+  // before the engine sees it.
+  if (tag_len < a->min_tag_size || tag_len > a->tag_size)
+    value_error(name + ": tag length " + num(tag_len) + " outside " + num(a->min_tag_size) + ".." +
+                num(a->tag_size));
   const std::size_t width = large ? 8 : 4;
   if (offsets.size() < width || offsets.size() % width != 0)
     value_error("offsets: an array of " + num(width) + "-byte offsets is expected");

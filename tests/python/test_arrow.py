@@ -381,3 +381,14 @@ def test_threads_must_be_a_count():
             lwc.arrow.hash("ascon-hash256", msgs, threads=bad)
     assert lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), msgs, threads=0).to_pylist() == \
         [lwc.AsconAEAD128(bytes(16)).encrypt(bytes(16), b"a", None)]
+
+
+def test_private_entry_checks_the_tag_length():
+    """The C++ entry sizes the result from the tag length before the engine sees it."""
+    from lwc import _lwc
+
+    offsets = np.array([0, 3], dtype=np.int32)
+    for bad in (0, 17):
+        with pytest.raises(ValueError, match="tag length"):
+            _lwc._arrow_aead(False, "ascon-aead128", bytes(16), bytes(16), None, b"abc", offsets, False,
+                             None, None, None, False, None, bad, False, pa.allocate_buffer, None, None)
