@@ -23,13 +23,14 @@ Inputs:
 - keys, nonces (and ``second_keys``): a ``pa.FixedSizeBinaryArray`` of exactly the algorithm's
   size, one row per message, or one bytes-like value used for every row.
 
-Zero copy in: the Arrow values buffer of a column is the engine's packed layout, so the engine
-reads it in place; only the offsets are converted to uint64 (a copy of 8 bytes per row). Zero
-copy out: results are Arrow arrays built with ``pa.Array.from_buffers`` on the engine's output
-buffer, with no Python object per row. The copies that remain: keys/nonces/associated data of
-the non-null rows are gathered when some rows are null, a column whose null rows hold bytes
-(Arrow allows it; pyarrow does not produce it) is compacted first, and decrypt compacts its
-output when some tag did not verify.
+Zero copy in: the engine reads a column's values and offsets buffers, and the key and nonce
+rows, in place. Zero copy out: encrypt and decrypt write the result's values and offsets
+straight into buffers from the Arrow memory pool (ciphertext || tag of a row is written where
+the row's result goes), and the result is built with ``pa.Array.from_buffers`` on them, with no
+Python object per row. The copies that remain: a chunked key or nonce column is combined first,
+hashes gather the non-null rows when some rows are null (a column whose null rows hold bytes,
+which Arrow allows and pyarrow does not produce, is compacted first), and decrypt moves the
+verified plaintexts down over the rows that did not verify.
 
 Nulls: null in, null out. A row is null in the result when its message (ciphertext), key or
 nonce is null; such rows are not given to the engine at all (nothing is encrypted, hashed or
@@ -182,6 +183,11 @@ def _rows(arr: Any, start: int, n: int) -> Any:
     return arr
 
 
+def _check_threads(threads: Any) -> None:
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 0):
+        raise ValueError(f"threads must be None (all cores) or an int >= 0, got {threads!r}")
+
+
 def _check_length(arr: Any, n: int, what: str) -> None:
     if isinstance(arr, (pa.Array, pa.ChunkedArray)) and len(arr) != n:
         raise ValueError(f"{what}: {len(arr)} rows for {n} messages (one per message)")
@@ -230,54 +236,64 @@ def _aead_setup(name: str, tag_length: Optional[int]) -> Tuple[dict, int]:
     return info, _batch._tag_length(info, tag_length)
 
 
+def _offsets_buffer(arr: pa.Array) -> Tuple[Any, bool]:
+    """The n + 1 Arrow offsets of a (possibly sliced) binary/string array as they are stored
+    (int32, or int64 when large), without a copy; and whether they are 64-bit."""
+    large = _is_large(arr)
+    width = 8 if large else 4
+    buf = arr.buffers()[1]
+    if buf is None:  # an array of length 0 may come without buffers
+        return np.zeros(len(arr) + 1, dtype=np.int64 if large else np.int32), large
+    return buf.slice(arr.offset * width, (len(arr) + 1) * width), large
+
+
+def _fixed_buffer(arr: Any, n: int, size: int, what: str) -> Tuple[Any, Optional[np.ndarray]]:
+    """(n x size bytes, or one value of size bytes for every row; validity) of keys or nonces,
+    read in place."""
+    if isinstance(arr, (bytes, bytearray, memoryview)):
+        value = bytes(arr)
+        if len(value) != size:
+            raise ValueError(f"{what} must be {size} bytes, got {len(value)}")
+        return value, None
+    rows, valid = _fixed(arr, n, size, what)
+    return rows, valid
+
+
 def _aead_piece(decrypting: bool, info: dict, tag: int, keys: Any, nonces: Any, data: pa.Array,
                 ad: Any, second_keys: Any, threads: Optional[int], backend: Optional[str]):
+    # The rows go to the C++ side (arrow_columns.cpp) as the column's own buffers; it writes
+    # the result's offsets and values into buffers from the Arrow memory pool.
     n = len(data)
-    key_rows, key_valid = _fixed(keys, n, info["key_size"], "keys")
-    nonce_rows, nonce_valid = _fixed(nonces, n, info["nonce_size"], "nonces")
+    key_rows, key_valid = _fixed_buffer(keys, n, info["key_size"], "keys")
+    nonce_rows, nonce_valid = _fixed_buffer(nonces, n, info["nonce_size"], "nonces")
     second_rows = None
     if second_keys is not None:
-        second_rows, second_valid = _fixed(second_keys, n, info["second_key_size"], "second_keys")
+        second_rows, second_valid = _fixed_buffer(second_keys, n, info["second_key_size"], "second_keys")
         if second_valid is not None:
             raise ValueError("second_keys: null entries are not allowed")
     valid = _and(_and(_validity(data), key_valid), nonce_valid)
-    jobs = valid
-    if decrypting:  # a ciphertext shorter than the tag is rejected, alone
-        long_enough = np.diff(_offsets(data)) >= tag
-        if not long_enough.all():
-            jobs = long_enough if jobs is None else jobs & long_enough
-    msgs = _Var(data, jobs, "ciphertexts" if decrypting else "messages")
-    ad_data = ad_offsets = None
+    offsets, large = _offsets_buffer(data)
+    ad_values = ad_offsets = ad_valid = None
+    ad_large = False
     if ad is not None:
-        ad_var = _Var(ad, jobs, "associated_data")  # null entries hold no bytes: empty
-        ad_data, ad_offsets = ad_var.data, ad_var.offsets
-    m = len(msgs.lengths)
-    if m:
-        out, ok = _lwc._batch_aead(
-            decrypting, info["name"], _select(key_rows, jobs), _select(nonce_rows, jobs),
-            msgs.data, msgs.offsets, ad_data, ad_offsets,
-            None if second_rows is None else _select(second_rows, jobs), tag, threads, backend)
-    else:
-        out, ok = b"", b""
-    large = _is_large(data)
-    in_jobs = np.ones(n, dtype=bool) if jobs is None else jobs
+        ad_offsets, ad_large = _offsets_buffer(ad)
+        ad_values = ad.buffers()[2]
+        ad_valid = _validity(ad)  # a null entry is no associated data, whatever its offsets span
+    values, out_offsets, ok, used, out_large = _lwc._arrow_aead(
+        decrypting, info["name"], key_rows, nonce_rows, second_rows, data.buffers()[2], offsets,
+        large, valid, ad_values, ad_offsets, ad_large, ad_valid, tag, large, pa.allocate_buffer,
+        threads, backend)
+    typ = pa.large_binary() if out_large else pa.binary()
     if not decrypting:
-        lengths = np.zeros(n, dtype=np.int64)
-        lengths[in_jobs] = msgs.lengths + tag
-        return _binary_result(out, lengths, valid, large)
-    ok_jobs = np.frombuffer(ok, dtype=np.uint8).astype(bool)
-    plain_lengths = msgs.lengths.astype(np.int64) - tag
-    if not ok_jobs.all():
-        # Leave the rejected rows' bytes (zeros from the engine) out of the result.
-        out = np.frombuffer(out, dtype=np.uint8)[np.repeat(ok_jobs, plain_lengths)]
-        plain_lengths = np.where(ok_jobs, plain_lengths, 0)
-    lengths = np.zeros(n, dtype=np.int64)
-    lengths[in_jobs] = plain_lengths
-    released = np.zeros(n, dtype=bool)
-    released[in_jobs] = ok_jobs
-    plain = _binary_result(out, lengths, released, large)
-    ok_flags = np.zeros(n, dtype=bool)
-    ok_flags[in_jobs] = ok_jobs
+        validity = _validity_buffer(valid)
+        return pa.Array.from_buffers(typ, n, [validity, out_offsets, values],
+                                     null_count=0 if validity is None else int(n - np.count_nonzero(valid)))
+    ok_flags = np.frombuffer(ok, dtype=np.bool_)
+    released = _validity_buffer(ok_flags)  # rows that did not verify (or did not run): null
+    if used != values.size:
+        values = values.slice(0, used)
+    plain = pa.Array.from_buffers(typ, n, [released, out_offsets, values],
+                                  null_count=0 if released is None else int(n - np.count_nonzero(ok_flags)))
     ok_arr = pa.array(ok_flags, mask=None if valid is None else ~valid)
     return plain, ok_arr
 
@@ -286,6 +302,7 @@ def _aead(decrypting: bool, name: str, keys: Any, nonces: Any, data: ArrayLike, 
           tag_length: Optional[int], second_keys: Any, threads: Optional[int], backend: Optional[str]):
     what = "ciphertexts" if decrypting else "messages"
     _check_variable(data, what)
+    _check_threads(threads)
     info, tag = _aead_setup(name, tag_length)
     n = len(data)
     for arr, label in ((keys, "keys"), (nonces, "nonces"), (associated_data, "associated_data"),
@@ -389,6 +406,7 @@ def hash(name: str, messages: ArrayLike, length: Optional[int] = None, *, keys: 
     CXOF customization strings are not taken here (use ``lwc.batch.hash``).
     """
     _check_variable(messages, "messages")
+    _check_threads(threads)
     info = _batch._INFOS.get(name) if isinstance(name, str) else None
     if info is None or info["kind"] == "aead":
         raise ValueError(f"unknown hash, XOF, MAC or PRF {name!r}")

@@ -96,7 +96,7 @@ def _ad(partition: pd.DataFrame, ad_column: Optional[str]) -> Any:
 
 def _encrypt_partition(partition: pd.DataFrame, column: str, name: str, key_lookup: KeyLookup,
                        key_id: Any, key_id_column: Optional[str], nonce_column: str,
-                       ad_column: Optional[str], out_column: str) -> pd.DataFrame:
+                       ad_column: Optional[str], out_column: str, threads: Optional[int]) -> pd.DataFrame:
     info = _batch._aead_info(name)
     n = len(partition)
     if nonce_column in partition.columns:
@@ -105,7 +105,7 @@ def _encrypt_partition(partition: pd.DataFrame, column: str, name: str, key_look
         nonces = _random_nonces(n, info["nonce_size"])
     keys = _keys(partition, info, key_lookup, key_id, key_id_column)
     sealed = _arrow.encrypt(name, keys, nonces, _arrow_of(partition[column], column),
-                            _ad(partition, ad_column))
+                            _ad(partition, ad_column), threads=threads)
     out = partition.copy(deep=False)
     out[nonce_column] = _series(nonces, partition.index, nonce_column)
     out[out_column] = _series(sealed, partition.index, out_column)
@@ -114,11 +114,13 @@ def _encrypt_partition(partition: pd.DataFrame, column: str, name: str, key_look
 
 def _decrypt_partition(partition: pd.DataFrame, column: str, name: str, key_lookup: KeyLookup,
                        key_id: Any, key_id_column: Optional[str], nonce_column: str,
-                       ad_column: Optional[str], out_column: str, ok_column: str) -> pd.DataFrame:
+                       ad_column: Optional[str], out_column: str, ok_column: str,
+                       threads: Optional[int]) -> pd.DataFrame:
     info = _batch._aead_info(name)
     keys = _keys(partition, info, key_lookup, key_id, key_id_column)
     plain, ok = _arrow.decrypt(name, keys, _arrow_of(partition[nonce_column], nonce_column),
-                               _arrow_of(partition[column], column), _ad(partition, ad_column))
+                               _arrow_of(partition[column], column), _ad(partition, ad_column),
+                               threads=threads)
     out = partition.copy(deep=False)
     out[out_column] = _series(plain, partition.index, out_column)
     out[ok_column] = _series(ok, partition.index, ok_column)
@@ -126,8 +128,8 @@ def _decrypt_partition(partition: pd.DataFrame, column: str, name: str, key_look
 
 
 def _hash_partition(partition: pd.DataFrame, column: str, name: str, length: Optional[int],
-                    out_column: str) -> pd.DataFrame:
-    digests = _arrow.hash(name, _arrow_of(partition[column], column), length)
+                    out_column: str, threads: Optional[int]) -> pd.DataFrame:
+    digests = _arrow.hash(name, _arrow_of(partition[column], column), length, threads=threads)
     out = partition.copy(deep=False)
     out[out_column] = _series(digests, partition.index, out_column)
     return out
@@ -142,43 +144,51 @@ def _meta_with(ddf: Any, columns: dict) -> pd.DataFrame:
 
 def encrypt_column(ddf: Any, column: str, name: str, *, key_lookup: KeyLookup, key_id: Any = None,
                    key_id_column: Optional[str] = None, nonce_column: str = "nonce",
-                   ad_column: Optional[str] = None, out_column: Optional[str] = None) -> Any:
+                   ad_column: Optional[str] = None, out_column: Optional[str] = None,
+                   threads: Optional[int] = None) -> Any:
     """Encrypts ``ddf[column]`` partition by partition; returns a new dask DataFrame whose
     ``out_column`` (default: ``column`` itself) holds ciphertext || tag and whose
     ``nonce_column`` holds the nonces (drawn at random on the workers unless the column
     exists). The key is ``key_lookup(key_id)`` (or per row ``key_lookup(id)`` for the ids in
-    ``key_id_column``), called on the workers."""
+    ``key_id_column``), called on the workers. ``threads``: the batch engine's threads per
+    partition (default: all cores of the worker's machine; 1 where each worker process has a
+    core of its own)."""
     info = _batch._aead_info(name)
+    _arrow._check_threads(threads)
     out_column = out_column or column
     meta = _meta_with(ddf, {nonce_column: pd.ArrowDtype(pa.binary(info["nonce_size"])),
                             out_column: pd.ArrowDtype(pa.binary())})
     return ddf.map_partitions(_encrypt_partition, column, name, key_lookup, key_id, key_id_column,
-                              nonce_column, ad_column, out_column, meta=meta)
+                              nonce_column, ad_column, out_column, threads, meta=meta)
 
 
 def decrypt_column(ddf: Any, column: str, name: str, *, key_lookup: KeyLookup, key_id: Any = None,
                    key_id_column: Optional[str] = None, nonce_column: str = "nonce",
                    ad_column: Optional[str] = None, out_column: Optional[str] = None,
-                   ok_column: Optional[str] = None) -> Any:
+                   ok_column: Optional[str] = None, threads: Optional[int] = None) -> Any:
     """Verifies and decrypts ``ddf[column]``: ``out_column`` (default ``column``) gets the
     plaintexts (null where the tag did not verify) and ``ok_column`` (default
-    ``out_column + "_ok"``) the verification flags. Keys as in ``encrypt_column``."""
+    ``out_column + "_ok"``) the verification flags. Keys and ``threads`` as in
+    ``encrypt_column``."""
     _batch._aead_info(name)
+    _arrow._check_threads(threads)
     out_column = out_column or column
     ok_column = ok_column or f"{out_column}_ok"
     meta = _meta_with(ddf, {out_column: pd.ArrowDtype(pa.binary()), ok_column: pd.ArrowDtype(pa.bool_())})
     return ddf.map_partitions(_decrypt_partition, column, name, key_lookup, key_id, key_id_column,
-                              nonce_column, ad_column, out_column, ok_column, meta=meta)
+                              nonce_column, ad_column, out_column, ok_column, threads, meta=meta)
 
 
 def hash_column(ddf: Any, column: str, name: str, length: Optional[int] = None, *,
-                out_column: Optional[str] = None) -> Any:
+                out_column: Optional[str] = None, threads: Optional[int] = None) -> Any:
     """Hashes ``ddf[column]`` into ``out_column`` (default ``column + "_" + name``), a
-    ``pd.ArrowDtype(pa.binary(length))`` column. Unkeyed hashes and XOFs."""
+    ``pd.ArrowDtype(pa.binary(length))`` column. Unkeyed hashes and XOFs. ``threads`` as in
+    ``encrypt_column``."""
     info = _batch._INFOS.get(name)
     if info is None or info["kind"] not in ("hash", "xof", "cxof"):
         raise ValueError(f"unknown unkeyed hash or XOF {name!r}")
     length = _arrow._hash_length(info, length)
+    _arrow._check_threads(threads)
     out_column = out_column or f"{column}_{name}"
     meta = _meta_with(ddf, {out_column: pd.ArrowDtype(pa.binary(length))})
-    return ddf.map_partitions(_hash_partition, column, name, length, out_column, meta=meta)
+    return ddf.map_partitions(_hash_partition, column, name, length, out_column, threads, meta=meta)

@@ -801,10 +801,11 @@ nb::dict describe(const lwc::algorithm& a) {
 // ---- lwc.batch: the CPU batch engine ------------------------------------------------------
 // Array input: the Python layer (lwc/batch.py) hands over messages back to back with uint64
 // offsets; here they become one job list, and the engine runs with the GIL released. List
-// input: batch_lists.cpp.
+// input: batch_lists.cpp; Arrow columns (lwc.arrow): arrow_columns.cpp.
 
 namespace lwc::python {
 void register_batch_lists(nb::module_& m);
+void register_arrow_columns(nb::module_& m);
 }
 
 std::span<const std::uint64_t> offsets_of(const readable& buf, std::size_t& count, const char* what) {
@@ -960,6 +961,7 @@ nb::object batch_hash(const std::string& name, nb::handle data_obj, nb::handle o
 
 void register_batch(nb::module_& m) {
   lwc::python::register_batch_lists(m);
+  lwc::python::register_arrow_columns(m);
   m.def("_batch_aead", &batch_aead, "decrypt"_a, "name"_a, "keys"_a.none(), "nonces"_a.none(),
         "data"_a.none(), "offsets"_a.none(), "ad"_a.none(), "ad_offsets"_a.none(),
         "second_keys"_a.none(), "tag_len"_a, "threads"_a.none(), "backend"_a.none());

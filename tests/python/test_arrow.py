@@ -307,3 +307,88 @@ def test_tag_length_and_second_keys():
         lwc.arrow.encrypt("xoodyak", key_col, nonce_col, col, second_keys=second)
     with pytest.raises(ValueError, match="tag_length"):
         lwc.arrow.encrypt("ascon-aead128", key_col, nonce_col, col, tag_length=2)
+
+
+def test_rows_across_chunks_and_threads():
+    """More rows than the C++ side takes per chunk (2048), with one and two threads: nulls,
+    rows that do not verify and ciphertexts shorter than the tag in different chunks, against
+    the single-message class."""
+    rng = random.Random("chunks")
+    n = 5000
+    msgs = [None if rng.random() < 0.05 else rng.randbytes(rng.choice([0, 1, 16, 64, 100]))
+            for _ in range(n)]
+    keys, key_col = fixed_column(rng, n, 16, null_rate=0.02)
+    nonces, nonce_col = fixed_column(rng, n, 16)
+    want = expected_encrypt("ascon-aead128", keys, nonces, msgs)
+    for threads in (1, 2, None):
+        sealed = lwc.arrow.encrypt("ascon-aead128", key_col, nonce_col, pa.array(msgs, pa.binary()),
+                                   threads=threads)
+        sealed.validate(full=True)
+        assert sealed.to_pylist() == want
+    live = [i for i in range(n) if want[i] is not None]
+    bad = {live[0], live[-1]} | set(rng.sample(live, 40))
+    short = set(rng.sample([i for i in live if i not in bad], 5))
+    tampered = list(want)
+    for i in bad:
+        b = bytearray(tampered[i])
+        b[rng.randrange(len(b))] ^= 0x80
+        tampered[i] = bytes(b)
+    for i in short:
+        tampered[i] = tampered[i][:15]
+    for threads in (1, 2):
+        plain, ok = lwc.arrow.decrypt("ascon-aead128", key_col, nonce_col, pa.array(tampered, pa.binary()),
+                                      threads=threads)
+        plain.validate(full=True)
+        rejected = bad | short
+        assert ok.to_pylist() == [None if want[i] is None else i not in rejected for i in range(n)]
+        expect = [None if (want[i] is None or i in rejected) else msgs[i] for i in range(n)]
+        assert plain.to_pylist() == expect
+        assert plain.buffers()[2].to_pybytes() == b"".join(m for m in expect if m is not None)
+
+
+def test_null_associated_data_entries_are_empty():
+    """A null associated-data entry is no associated data, even where its slot spans bytes."""
+    ad_data = pa.py_buffer(b"xxyyzz")
+    ad_offsets = pa.py_buffer(np.array([0, 2, 4, 6], dtype=np.int32))
+    ad_validity = pa.py_buffer(np.packbits(np.array([1, 0, 1], dtype=bool), bitorder="little"))
+    ads = pa.Array.from_buffers(pa.binary(), 3, [ad_validity, ad_offsets, ad_data])
+    key, nonce = bytes(16), bytes(16)
+    msgs = pa.array([b"a", b"b", b"c"])
+    aead = lwc.AsconAEAD128(key)
+    sealed = lwc.arrow.encrypt("ascon-aead128", key, nonce, msgs, ads)
+    assert sealed.to_pylist() == [aead.encrypt(nonce, b"a", b"xx"), aead.encrypt(nonce, b"b", None),
+                                  aead.encrypt(nonce, b"c", b"zz")]
+    plain, ok = lwc.arrow.decrypt("ascon-aead128", key, nonce, sealed, ads)
+    assert plain.to_pylist() == [b"a", b"b", b"c"] and ok.to_pylist() == [True] * 3
+
+
+def test_malformed_offsets_raise():
+    """Arrow's cheap validation lets decreasing offsets through: they are refused, not read."""
+    col = pa.Array.from_buffers(pa.binary(), 3, [None, pa.py_buffer(np.array([0, 5, 3, 9], dtype=np.int32)),
+                                                 pa.py_buffer(b"x" * 9)])
+    with pytest.raises(ValueError, match="offsets must not decrease"):
+        lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), col)
+    with pytest.raises(ValueError, match="offsets must not decrease"):
+        lwc.arrow.decrypt("ascon-aead128", bytes(16), bytes(16), col)
+
+
+def test_threads_must_be_a_count():
+    msgs = pa.array([b"a"])
+    for bad in (-1, 1.0, True, "2"):
+        with pytest.raises(ValueError, match="threads must be"):
+            lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), msgs, threads=bad)
+        with pytest.raises(ValueError, match="threads must be"):
+            lwc.arrow.hash("ascon-hash256", msgs, threads=bad)
+    assert lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), msgs, threads=0).to_pylist() == \
+        [lwc.AsconAEAD128(bytes(16)).encrypt(bytes(16), b"a", None)]
+
+
+def test_private_entry_checks_the_tag_length():
+    """The C++ entry sizes the result from the tag length before the engine sees it."""
+    from lwc import _lwc
+
+    offsets = np.array([0, 3], dtype=np.int32)
+    for bad in (0, 17):
+        with pytest.raises(ValueError, match="tag length"):
+            _lwc._arrow_aead(False, "ascon-aead128", bytes(16), bytes(16), None, b"abc", offsets, False,
+                             None, None, None, False, None, bad, False, pa.allocate_buffer, None, None)

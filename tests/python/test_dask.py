@@ -89,13 +89,25 @@ def test_encrypt_decrypt_hash_on_workers(client):
 
 def test_single_key_id_and_wrong_key_rejected(client):
     pdf, ddf = frame(n=60, partitions=2)
-    sealed = lwc.dask.encrypt_column(ddf, "payload", "xoodyak", key_lookup=lookup_from_dir, key_id="k1")
+    sealed = lwc.dask.encrypt_column(ddf, "payload", "xoodyak", key_lookup=lookup_from_dir, key_id="k1",
+                                     threads=1)
     # Decrypting under the other key id: every non-null row fails, alone, and releases nothing.
     back = lwc.dask.decrypt_column(sealed, "payload", "xoodyak", key_lookup=lookup_from_dir,
-                                   key_id="k2").compute()
+                                   key_id="k2", threads=1).compute()
     non_null = pdf["payload"].notna()
     assert back["payload"].isna().all()
     assert not back["payload_ok"][non_null].any()
     good = lwc.dask.decrypt_column(sealed, "payload", "xoodyak", key_lookup=lookup_from_dir,
                                    key_id="k1").compute()
     assert good["payload"].tolist() == pdf["payload"].tolist()
+
+
+def test_threads_are_checked_when_the_graph_is_built():
+    _, ddf = frame(n=10, partitions=1)
+    for call in (lambda: lwc.dask.encrypt_column(ddf, "payload", "ascon-aead128", key_lookup=lookup_from_dir,
+                                                 key_id="k1", threads=-1),
+                 lambda: lwc.dask.decrypt_column(ddf, "payload", "ascon-aead128", key_lookup=lookup_from_dir,
+                                                 key_id="k1", threads=1.5),
+                 lambda: lwc.dask.hash_column(ddf, "payload", "ascon-hash256", threads=True)):
+        with pytest.raises(ValueError, match="threads must be"):
+            call()
