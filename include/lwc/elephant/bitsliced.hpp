@@ -17,9 +17,10 @@ namespace lwc::elephant::detail {
 
 // One word per state bit: a 64-bit word (64 calls) everywhere, and on x86-64 CPUs with AVX2
 // a 256-bit vector of four such words (256 calls, four groups of 64 side by side), picked at
-// run time. Per call the AVX2 form is about 3.4x faster on the permutations of all three
-// variants (AMD Zen 4); AVX-512 words were measured no faster than AVX2 there, and would need
-// 512 calls, i.e. messages of 10 KiB and more, to fill.
+// run time. A 256-bit batch costs little more than a 64-bit one while holding four times the
+// calls (docs/PERFORMANCE.md, "Elephant in AVX2 words", has whole-message figures). No AVX-512
+// form: 512-bit words would need 512 calls, messages of 10 KiB and more, to fill, and AMD's
+// Zen 4 executes them as two 256-bit halves.
 inline constexpr std::size_t lanes = 64;
 
 // w ^= all-ones in every lane when bit is 1, nothing when it is 0 (bit is a public constant).
