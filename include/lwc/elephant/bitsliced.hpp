@@ -17,8 +17,8 @@ namespace lwc::elephant::detail {
 
 // One word per state bit: a 64-bit word (64 calls) everywhere, and on x86-64 CPUs with AVX2
 // a 256-bit vector of four such words (256 calls, four groups of 64 side by side), picked at
-// run time. A 256-bit batch costs little more than a 64-bit one while holding four times the
-// calls (docs/PERFORMANCE.md, "Elephant in AVX2 words", has whole-message figures). No AVX-512
+// run time: each boolean operation then serves four times the calls (docs/PERFORMANCE.md,
+// "Elephant in AVX2 words": Dumbo and Jumbo about twice as fast at 4 to 16 KiB). No AVX-512
 // form: 512-bit words would need 512 calls, messages of 10 KiB and more, to fill, and AMD's
 // Zen 4 executes them as two 256-bit halves.
 inline constexpr std::size_t lanes = 64;
