@@ -5,6 +5,7 @@
 // and partial ones. The KAT files (32-byte messages at most) never reach a full batch.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <vector>
 
