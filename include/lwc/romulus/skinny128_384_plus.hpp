@@ -19,9 +19,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
+#include "../common/cpu_dispatch.hpp"
 #include "../common/secure.hpp"
 
 #if defined(__CUDACC__) || !(defined(__GNUC__) || defined(__clang__))
@@ -152,6 +154,19 @@ LWC_HD LWC_ALWAYS_INLINE constexpr W splat(u64 m) {
   else return W{m, m};
 }
 
+// `x` as computed, opaque to the compiler's reassociation of XOR chains (vector words in the
+// x86 code only): it fixes which XOR comes last, so that the value on the chain of dependent
+// operations joins the sum last rather than being summed first with values it waited for.
+template <class W>
+LWC_HD LWC_ALWAYS_INLINE constexpr W settle(W x) {
+#if LWC_X86_DISPATCH
+  if constexpr (sizeof(W) == 16) {
+    if (!std::is_constant_evaluated()) asm("" : "+x"(x));
+  }
+#endif
+  return x;
+}
+
 template <int D, class W>
 LWC_HD LWC_ALWAYS_INLINE constexpr W move_up(W x) {  // bit p to bit p + D
   if constexpr (D >= 0) return x << D;
@@ -201,34 +216,60 @@ LWC_HD LWC_ALWAYS_INLINE constexpr W apply_map(W x) {
 LWC_HD LWC_ALWAYS_INLINE constexpr u64 lanes(int bit) { return 0x0101010101010101ull << bit; }
 
 // One S-box step on the complemented state: bit t ^= bit a & bit b (x_t ^= NOR(x_a, x_b)) in
-// every byte, for two (t, a, b) at once; the shifts are shared when the two steps allow it.
-template <int T1, int A1, int B1, int T2, int A2, int B2, class W>
-LWC_HD LWC_ALWAYS_INLINE constexpr W nor_step(W y) {
+// every byte, for two (t, a, b) at once, then `addend` XORed in. An operand whose bit the
+// previous step left unchanged is read from that step's input `older` (FromOlder), so its
+// shift does not wait for the previous step: on CPUs with two shift units, a step whose four
+// shifts all waited would take four cycles instead of three. Shifts are shared when the two
+// NORs allow it.
+template <int T1, int A1, int B1, int T2, int A2, int B2, bool FromOlder1, bool FromOlder2,
+          class W>
+LWC_HD LWC_ALWAYS_INLINE constexpr W nor_step(W y, W older, W addend) {
   constexpr int p = T1 - A1, q = T1 - B1, r = T2 - A2, s = T2 - B2;
   const W m1 = splat<W>(lanes(T1)), m2 = splat<W>(lanes(T2));
-  if constexpr ((p == r && q == s) || (p == s && q == r)) {
-    return y ^ ((move_up<p>(y) & splat<W>(lanes(T1) | lanes(T2))) & move_up<q>(y));
-  } else if constexpr (p == r || p == s) {
-    constexpr int other = p == r ? s : r;
-    return y ^ (move_up<p>(y) & ((move_up<q>(y) & m1) | (move_up<other>(y) & m2)));
-  } else if constexpr (q == r || q == s) {
-    constexpr int other = q == r ? s : r;
-    return y ^ (move_up<q>(y) & ((move_up<p>(y) & m1) | (move_up<other>(y) & m2)));
+  const W base = y ^ addend;
+  const W u = FromOlder1 ? older : y;  // source of the first NOR's operands
+  const W v = FromOlder2 ? older : y;  // source of the second's
+  if constexpr (FromOlder1 == FromOlder2 && ((p == r && q == s) || (p == s && q == r))) {
+    return base ^ ((move_up<p>(u) & splat<W>(lanes(T1) | lanes(T2))) & move_up<q>(u));
   } else {
-    return y ^ (((move_up<p>(y) & m1) & move_up<q>(y)) ^ ((move_up<r>(y) & m2) & move_up<s>(y)));
+    const W first = (move_up<p>(u) & m1) & move_up<q>(u);
+    const W second = (move_up<r>(v) & m2) & move_up<s>(v);
+    if constexpr (FromOlder1 && !FromOlder2) return settle(base ^ first) ^ second;
+    else return base ^ first ^ second;
   }
 }
 
+// Whether step k's NOR `n` reads only bits that step k - 1 did not change.
+LWC_HD constexpr bool operands_unchanged(const sbox_plan& p, int k, int n) {
+  if (k == 0) return false;
+  for (int i = 1; i < 3; ++i)
+    for (int j = 0; j < 2; ++j)
+      if (p.step[k][n][i] == p.step[k - 1][j][0]) return false;
+  return true;
+}
+
+// The S-box, then `addend` (the round's tweakey and constants) XORed in with the last step's
+// terms, so that adding it costs no step of its own on the chain of dependent operations.
 template <int R, class W>
-LWC_HD LWC_ALWAYS_INLINE constexpr W sbox(W y) {
+LWC_HD LWC_ALWAYS_INLINE constexpr W sbox(W y, W addend = W{}) {
   constexpr sbox_plan p = plan_sbox(order_before_round(R));
-#define LWC_SKINNY_STEP(k)                                                                   \
-  y = nor_step<p.step[k][0][0], p.step[k][0][1], p.step[k][0][2], p.step[k][1][0],           \
-               p.step[k][1][1], p.step[k][1][2]>(y)
-  LWC_SKINNY_STEP(0);
-  LWC_SKINNY_STEP(1);
-  LWC_SKINNY_STEP(2);
-  LWC_SKINNY_STEP(3);
+  // In general-purpose registers the extra shifts cost more than the waits they save.
+  constexpr bool Vector = sizeof(W) > sizeof(u64);
+  W older = y;
+#define LWC_SKINNY_STEP(k, add)                                                              \
+  {                                                                                          \
+    const W next = nor_step<p.step[k][0][0], p.step[k][0][1], p.step[k][0][2],               \
+                            p.step[k][1][0], p.step[k][1][1], p.step[k][1][2],               \
+                            Vector && operands_unchanged(p, k, 0),                           \
+                            Vector && operands_unchanged(p, k, 1)>(                          \
+        y, older, add);                                                                      \
+    older = y;                                                                               \
+    y = next;                                                                                \
+  }
+  LWC_SKINNY_STEP(0, W{});
+  LWC_SKINNY_STEP(1, W{});
+  LWC_SKINNY_STEP(2, W{});
+  LWC_SKINNY_STEP(3, addend);
 #undef LWC_SKINNY_STEP
   return y;
 }

@@ -2,8 +2,9 @@
 // 128-bit wide; AVX2 stands for a CPU with three-operand encodings and fast byte shuffles): a
 // block in one register, its two row-pair words in the two 64-bit lanes. The rounds are those
 // of skinny128_384_plus.hpp, whose S-box code runs on both lanes at once; ShiftRows and
-// MixColumns become three byte shuffles and two XORs. The tweakey words are still computed in
-// general-purpose registers, beside the vector work. Two blocks (the Hirose compression
+// MixColumns become two byte shuffles, a mask and two XORs. The tweakey words are still computed in
+// general-purpose registers, beside the vector work, and added with the S-box's last step
+// (before ShiftRows, as the specification orders it). Two blocks (the Hirose compression
 // function, Romulus-T's key stream and next key) are two registers worked on side by side: a
 // 256-bit register would hold both, but then every generic function handling the vector type
 // would need AVX in its calling convention.
@@ -28,38 +29,16 @@ namespace lwc::romulus::detail::x86 {
 typedef u64 u64x2 __attribute__((vector_size(16)));
 
 // ShiftRows then MixColumns: the new rows are (r0 ^ r2 ^ r3, r0, r1 ^ r2, r0 ^ r2) of the rows
-// after row i was rotated by i cells. Term a gives (r3, r0, r1, r0), b (r2, 0, r2, r2) and c
-// (r0, 0, 0, 0); `rows01` is a + c for a state whose rows 2 and 3 are zero, which is what a
-// round tweakey word is. The byte of the state each output byte takes, or -1 for zero.
-enum class mix_term : int { a, b, c, rows01 };
+// after row i was rotated by i cells. Term a gives (r3, r0, r1, r0), b (r2, 0, r2, r2), and the
+// rest, (r0, 0, 0, 0), is row 0 in place. The byte of the state each output byte takes, or -1
+// for zero.
+enum class mix_term : int { a, b };
 
 LWC_HD constexpr int mix_source(mix_term t, int k) {
   const int row = k / 4, col = k % 4;
   auto shifted = [col](int i) { return 4 * i + ((col - i) & 3); };  // row i after ShiftRows
-  switch (t) {
-    case mix_term::a:
-      return shifted(row == 0 ? 3 : row == 2 ? 1 : 0);
-    case mix_term::b:
-      return row == 1 ? -1 : shifted(2);
-    case mix_term::c:
-      return row == 0 ? shifted(0) : -1;
-    default:
-      return shifted(row == 2 ? 1 : 0);
-  }
-}
-
-// The mixed image of round R's row-2 constant (with the complement of rows 2 and 3), as the
-// two lane words.
-template <int R>
-LWC_HD constexpr u64 mixed_row2_constant(int lane) {
-  std::uint8_t in[16]{}, out[16]{};
-  for (int i = 0; i < 8; ++i) in[8 + i] = static_cast<std::uint8_t>(row2_constant<R>() >> (8 * i));
-  for (int k = 0; k < 16; ++k)
-    for (mix_term t : {mix_term::a, mix_term::b, mix_term::c})
-      if (mix_source(t, k) >= 0) out[k] ^= in[mix_source(t, k)];
-  u64 w = 0;
-  for (int i = 0; i < 8; ++i) w |= u64{out[8 * lane + i]} << (8 * i);
-  return w;
+  if (t == mix_term::a) return shifted(row == 0 ? 3 : row == 2 ? 1 : 0);
+  return row == 1 ? -1 : shifted(2);
 }
 
 }  // namespace lwc::romulus::detail::x86

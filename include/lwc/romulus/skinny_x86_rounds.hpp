@@ -20,20 +20,20 @@ LWC_ROMULUS_X86_INLINE __m128i shuffle(__m128i x) {
   return _mm_shuffle_epi8(x, shuffle_index<T>(std::make_index_sequence<16>{}));
 }
 
-// A round: S-box, then ShiftRows and MixColumns, with the tweakey and constants added after
-// mixing (mixed first), off the chain of dependent operations.
+// A round: S-box with the tweakey and constants added by its last step, then ShiftRows and
+// MixColumns.
 template <int R, std::size_t NB, class Source>
 LWC_ROMULUS_X86_INLINE void vector_round(__m128i (&s)[NB], Source& src, int r) {
   u64 k[NB]{};
   src.template next<R>(r, k);
-  constexpr u64 c0 = mixed_row2_constant<R>(0), c1 = mixed_row2_constant<R>(1);
-  const __m128i constant = _mm_set_epi64x(static_cast<long long>(c1), static_cast<long long>(c0));
   for (std::size_t i = 0; i < NB; ++i) {
-    const __m128i key = _mm_xor_si128(
-        shuffle<mix_term::rows01>(_mm_cvtsi64_si128(static_cast<long long>(k[i]))), constant);
-    const __m128i x = (__m128i)sbox<R>((u64x2)s[i]);
-    s[i] = _mm_xor_si128(_mm_xor_si128(shuffle<mix_term::a>(x), shuffle<mix_term::b>(x)),
-                         _mm_xor_si128(shuffle<mix_term::c>(x), key));
+    const u64x2 key = u64x2{k[i], row2_constant<R>()};
+    const __m128i x = (__m128i)sbox<R>((u64x2)s[i], key);
+    // Row 0 in place is a mask, which leaves the two shuffle units to terms a and b. Settled,
+    // so that the compiler keeps the mask apart and adds the three terms in one three-input
+    // XOR (AVX-512) rather than folding the mask into an XOR that waits for both shuffles.
+    const __m128i c = (__m128i)settle((u64x2)_mm_and_si128(x, _mm_set_epi64x(0, 0xffffffff)));
+    s[i] = _mm_xor_si128(_mm_xor_si128(shuffle<mix_term::a>(x), shuffle<mix_term::b>(x)), c);
   }
 }
 
