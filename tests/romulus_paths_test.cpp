@@ -1,7 +1,8 @@
 // Romulus' host paths of SKINNY-128-384+ give the same bytes: the portable code, the vector
-// rounds compiled for AVX2 and the same compiled for AVX-512VL, each selected in turn where the
-// CPU runs it (on an AVX-512 machine the KAT files only reach the AVX-512 and, under
-// LWC_FORCE_PORTABLE=1, the portable path). Every Romulus algorithm of the registry, random
+// rounds compiled for AVX2, and the same compiled for AVX-512VL with GFNI (tweakey schedules
+// and the counter word stepped with gf2p8affineqb), each selected in turn where the CPU runs
+// it (on such a machine the KAT files only reach the AVX-512 path and, under
+// LWC_FORCE_PORTABLE=1, the portable one). Every Romulus algorithm of the registry, random
 // keys and inputs of random lengths with associated data across the two-blocks-per-call edges,
 // one-shot and incremental hashing, and a tampered ciphertext.
 #include <gtest/gtest.h>

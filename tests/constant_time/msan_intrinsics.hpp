@@ -69,6 +69,30 @@ __attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i gf2p8a
   return r;
 }
 
+// The 128-bit form (Romulus' tweakey steps), byte by byte in plain integer code.
+template <int Imm>
+__attribute__((always_inline)) inline __m128i gf2p8affine128(__m128i x, __m128i m) {
+  std::uint64_t matrix[2];
+  std::uint8_t in[16], out[16];
+  __builtin_memcpy(matrix, &m, 16);
+  __msan_check_mem_is_initialized(matrix, sizeof matrix);
+  __builtin_memcpy(in, &x, 16);
+  for (int k = 0; k < 16; ++k) {
+    unsigned r = Imm & 0xff;
+    for (int i = 0; i < 8; ++i) {
+      unsigned v = static_cast<unsigned>(matrix[k / 8] >> (8 * (7 - i))) & in[k] & 0xff;
+      v ^= v >> 4;
+      v ^= v >> 2;
+      v ^= v >> 1;
+      r ^= (v & 1) << i;
+    }
+    out[k] = static_cast<std::uint8_t>(r);
+  }
+  __m128i result;
+  __builtin_memcpy(&result, out, 16);
+  return result;
+}
+
 // pclmulqdq: shift-and-xor, each bit of y spread to a whole word by an arithmetic shift (whose
 // shadow MSan spreads the same way).
 template <int Imm>
@@ -196,11 +220,13 @@ vpermw(__mmask32 k, __m512i index, __m512i a) {
 #undef _mm512_ternarylogic_epi64
 #undef _mm512_ternarylogic_epi32
 #undef _mm512_gf2p8affine_epi64_epi8
+#undef _mm_gf2p8affine_epi64_epi8
 #undef _mm_clmulepi64_si128
 // The truth table is per bit, so the 64-bit and 32-bit forms are the same function.
 #define _mm512_ternarylogic_epi64(a, b, c, imm) (::lwc_ct_msan::ternlog<(imm)>((a), (b), (c)))
 #define _mm512_ternarylogic_epi32(a, b, c, imm) (::lwc_ct_msan::ternlog<(imm)>((a), (b), (c)))
 #define _mm512_gf2p8affine_epi64_epi8(x, m, imm) (::lwc_ct_msan::gf2p8affine<(imm)>((x), (m)))
+#define _mm_gf2p8affine_epi64_epi8(x, m, imm) (::lwc_ct_msan::gf2p8affine128<(imm)>((x), (m)))
 #define _mm_clmulepi64_si128(a, b, imm) (::lwc_ct_msan::clmul<(imm)>((a), (b)))
 // Functions in the compiler's headers, not macros: from here on these names call the stand-ins.
 #define _mm_shuffle_epi8(a, b) (::lwc_ct_msan::pshufb128((a), (b)))

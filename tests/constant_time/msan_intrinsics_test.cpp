@@ -1,7 +1,8 @@
 // The replacements of msan_intrinsics.hpp equal the instructions they stand for: every
-// immediate of vpternlog{q,d}, gf2p8affineqb on random matrices and four immediates, pclmulqdq
-// for all four half selections, pshufb (three widths), vpermb and vpermw on random inputs,
-// indices and masks; and the permutes move a secret byte's shadow with the byte. Part of the MSan build, compiled with
+// immediate of vpternlog{q,d}, gf2p8affineqb (512 and 128 bits) on random matrices and a few
+// immediates, pclmulqdq for all four half selections, pshufb (three widths), vpermb and vpermw
+// on random inputs, indices and masks; and the permutes move a secret byte's shadow with the
+// byte. Part of the MSan build, compiled with
 // LWC_CT_MSAN_KEEP_INTRINSICS so that the intrinsics here are the real instructions; each part
 // runs only where the CPU has the instruction.
 #include <immintrin.h>
@@ -45,6 +46,14 @@ template <int Imm>
 LWC_AVX512 bool affine_once() {
   const __m512i x = random512(), m = random512();
   return same(lwc_ct_msan::gf2p8affine<Imm>(x, m), _mm512_gf2p8affine_epi64_epi8(x, m, Imm));
+}
+
+template <int Imm>
+__attribute__((target("gfni,sse4.1"))) bool affine128_once() {
+  const __m128i x = _mm_set_epi64x(static_cast<long long>(rng()), static_cast<long long>(rng()));
+  const __m128i m = _mm_set_epi64x(static_cast<long long>(rng()), static_cast<long long>(rng()));
+  const __m128i r = lwc_ct_msan::gf2p8affine128<Imm>(x, m), e = _mm_gf2p8affine_epi64_epi8(x, m, Imm);
+  return std::memcmp(&r, &e, sizeof r) == 0;
 }
 
 template <int Imm>
@@ -105,7 +114,7 @@ int main() {
       ++parts;
       for (int k = 0; k < 1000; ++k)
         failures += !affine_once<0>() + !affine_once<0x63>() + !affine_once<0xff>() +
-                    !affine_once<0x5a>();
+                    !affine_once<0x5a>() + !affine128_once<0>() + !affine128_once<0x63>();
     }
   }
   if (__builtin_cpu_supports("pclmul")) {

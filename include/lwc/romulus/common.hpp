@@ -19,13 +19,13 @@
 namespace lwc::romulus {
 
 // Which SKINNY code the host runs: the portable one, or the vector one on CPUs with AVX2, or
-// the same compiled for AVX-512VL.
+// the same compiled for AVX-512VL with GFNI (whose tweakey words step with gf2p8affineqb).
 enum class implementation : int { portable = 1, avx2 = 2, avx512 = 3 };
 
 namespace detail {
 inline implementation fastest_implementation() {
 #if LWC_X86_DISPATCH
-  if (x86::cpu_has_avx512vl()) return implementation::avx512;
+  if (x86::cpu_has_avx512vl_gfni()) return implementation::avx512;
   if (x86::cpu_has_avx2()) return implementation::avx2;
 #endif
   return implementation::portable;
@@ -45,6 +45,19 @@ inline void force_portable(bool on) { detail::path::force_portable(on); }
 }  // namespace lwc::romulus
 
 namespace lwc::romulus::detail {
+
+// The round words of fixed tweakey arrays (tk2 or tk3 may be null: all-zero arrays), with GFNI
+// on the AVX-512 path.
+LWC_HD constexpr void build_schedule(schedule& s, const std::uint8_t* tk2,
+                                     const std::uint8_t* tk3) {
+#if LWC_X86_DISPATCH
+  if (!std::is_constant_evaluated() && active_implementation() == implementation::avx512) {
+    x86::gfni::build_schedule(s, tk2, tk3);
+    return;
+  }
+#endif
+  build_schedule_portable(s, tk2, tk3);
+}
 
 // One SKINNY-128-384+ call on NB blocks (NB = 1, or 2 sharing their rounds), on the fastest
 // code the host has. Not inlined: the modes call it from many places.

@@ -157,9 +157,16 @@ LWC_HD LWC_ALWAYS_INLINE constexpr W splat(u64 m) {
 // `x` as computed, opaque to the compiler's reassociation of XOR chains (vector words in the
 // x86 code only): it fixes which XOR comes last, so that the value on the chain of dependent
 // operations joins the sum last rather than being summed first with values it waited for.
+// (MemorySanitizer checks an asm statement's operands as if they were branched on, so the
+// constant-time build leaves the order to the compiler.)
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define LWC_SKINNY_NO_SETTLE 1
+#endif
+#endif
 template <class W>
 LWC_HD LWC_ALWAYS_INLINE constexpr W settle(W x) {
-#if LWC_X86_DISPATCH
+#if LWC_X86_DISPATCH && !defined(LWC_SKINNY_NO_SETTLE)
   if constexpr (sizeof(W) == 16) {
     if (!std::is_constant_evaluated()) asm("" : "+x"(x));
   }
@@ -250,18 +257,20 @@ LWC_HD constexpr bool operands_unchanged(const sbox_plan& p, int k, int n) {
 
 // The S-box, then `addend` (the round's tweakey and constants) XORed in with the last step's
 // terms, so that adding it costs no step of its own on the chain of dependent operations.
-template <int R, class W>
+// With ShortChain, NOR operands that the previous step left unchanged come from its input (see
+// nor_step): for one block in vector registers, whose S-box is a chain of waits. Blocks side by
+// side, and general-purpose registers, have no waits to save and would only pay the extra
+// shifts.
+template <int R, bool ShortChain = false, class W>
 LWC_HD LWC_ALWAYS_INLINE constexpr W sbox(W y, W addend = W{}) {
   constexpr sbox_plan p = plan_sbox(order_before_round(R));
-  // In general-purpose registers the extra shifts cost more than the waits they save.
-  constexpr bool Vector = sizeof(W) > sizeof(u64);
   W older = y;
 #define LWC_SKINNY_STEP(k, add)                                                              \
   {                                                                                          \
     const W next = nor_step<p.step[k][0][0], p.step[k][0][1], p.step[k][0][2],               \
                             p.step[k][1][0], p.step[k][1][1], p.step[k][1][2],               \
-                            Vector && operands_unchanged(p, k, 0),                           \
-                            Vector && operands_unchanged(p, k, 1)>(                          \
+                            ShortChain && operands_unchanged(p, k, 0),                       \
+                            ShortChain && operands_unchanged(p, k, 1)>(                      \
         y, older, add);                                                                      \
     older = y;                                                                               \
     y = next;                                                                                \
@@ -377,8 +386,8 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void eight(schedule& s, int q, live_words& t2
 }
 }  // namespace schedule_build
 
-LWC_HD constexpr void build_schedule(schedule& s, const std::uint8_t* tk2,
-                                     const std::uint8_t* tk3) {
+LWC_HD constexpr void build_schedule_portable(schedule& s, const std::uint8_t* tk2,
+                                              const std::uint8_t* tk3) {
   constexpr schedule constants = constant_schedule();
   s = constants;
   live_words t2 = tk2 != nullptr ? start_live<2>(tk2) : live_words{0, 0};

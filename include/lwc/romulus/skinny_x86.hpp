@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "../common/cpu_dispatch.hpp"
@@ -41,20 +42,106 @@ LWC_HD constexpr int mix_source(mix_term t, int k) {
   return row == 1 ? -1 : shifted(2);
 }
 
+// ---- tweakey words with GFNI ------------------------------------------------------------------
+//
+// A tweakey word's step from one round to the one two rounds later is a byte permutation (the
+// cell permutation, permute_cells) followed by the same linear map on every byte (the LFSR
+// between two bit orders, map_kind::step): one byte shuffle and one gf2p8affineqb, instead of
+// about forty shifts, masks and XORs in general-purpose registers. Two arrays step side by side
+// in the two 64-bit lanes (the matrix operand is per lane). Part of the AVX-512 path (which
+// requires GFNI): the fixed schedules of every Romulus call, and the counter word stepped
+// beside the rounds (skinny_x86_rounds.hpp).
+namespace gfni {
+
+// The gf2p8affineqb matrix of a byte map: output bit i is the parity of byte 7 - i AND input.
+LWC_HD constexpr u64 matrix(byte_map m) {
+  u64 a = 0;
+  for (int i = 0; i < 8; ++i) a |= u64{m.from[i]} << (8 * (7 - i));
+  return a;
+}
+
+// permute_cells as the source byte of each output byte, for both lanes of a shuffle.
+LWC_HD constexpr int cell_source(int k) {
+  const u64 moved = permute_cells(0x0706050403020100ull);
+  return static_cast<int>(moved >> (8 * (k % 8)) & 0xff) + (k / 8) * 8;
+}
+
+#define LWC_ROMULUS_GFNI_TARGET __attribute__((target("gfni,avx2"), always_inline)) inline
+
+template <std::size_t... K>
+LWC_ROMULUS_GFNI_TARGET __m128i cells(__m128i x, std::index_sequence<K...>) {
+  return _mm_shuffle_epi8(x, _mm_setr_epi8(static_cast<char>(cell_source(int(K)))...));
+}
+LWC_ROMULUS_GFNI_TARGET __m128i cells(__m128i x) { return cells(x, std::make_index_sequence<16>{}); }
+
+template <map_kind Kind, int Tk0, int Tk1, int R>
+LWC_ROMULUS_GFNI_TARGET __m128i map(__m128i x) {
+  constexpr u64 m0 = matrix(make_map<Kind, Tk0, R>()), m1 = matrix(make_map<Kind, Tk1, R>());
+  return _mm_gf2p8affine_epi64_epi8(
+      x, _mm_set_epi64x(static_cast<long long>(m1), static_cast<long long>(m0)), 0);
+}
+
+// The words of round r for the arrays in the two lanes (Tk0 in lane 0, Tk1 in lane 1), as
+// take_word hands them out: `out[r]` gets them, and the lanes move on.
+template <int Tk0, int Tk1, int R = 0>
+LWC_ROMULUS_GFNI_TARGET void eight_rounds(__m128i& even, __m128i& odd, __m128i* out) {
+  if constexpr (R < 8) {
+    __m128i& w = R % 2 == 0 ? even : odd;
+    out[R] = w;
+    w = map<map_kind::step, Tk0, Tk1, R>(cells(w));
+    eight_rounds<Tk0, Tk1, R + 1>(even, odd, out);
+  }
+}
+
+// start_live for both lanes: the even word from rows 0 and 1, the odd one from rows 2 and 3.
+template <int Tk0, int Tk1>
+LWC_ROMULUS_GFNI_TARGET void start(__m128i rows01, __m128i rows23, __m128i& even, __m128i& odd) {
+  even = map<map_kind::first_even, Tk0, Tk1, 0>(rows01);
+  odd = map<map_kind::first_odd, Tk0, Tk1, 0>(cells(rows23));
+}
+
+LWC_ROMULUS_GFNI_TARGET __m128i load_row_pairs(const std::uint8_t* tk, int half) {
+  return tk == nullptr ? _mm_setzero_si128() : _mm_loadl_epi64(reinterpret_cast<const __m128i*>(tk + 8 * half));
+}
+
+// build_schedule of skinny128_384_plus.hpp.
+__attribute__((target("gfni,avx2"), noinline)) inline void build_schedule(
+    schedule& s, const std::uint8_t* tk2, const std::uint8_t* tk3) {
+  constexpr schedule constants = constant_schedule();
+  __m128i even, odd, words[40];
+  start<2, 3>(_mm_unpacklo_epi64(load_row_pairs(tk2, 0), load_row_pairs(tk3, 0)),
+              _mm_unpacklo_epi64(load_row_pairs(tk2, 1), load_row_pairs(tk3, 1)), even, odd);
+  for (int q = 0; q < 40; q += 8) eight_rounds<2, 3>(even, odd, words + q);
+  for (int r = 0; r < 40; ++r)
+    s.w[r] = constants.w[r] ^ static_cast<u64>(_mm_cvtsi128_si64(_mm_xor_si128(
+                                  words[r], _mm_unpackhi_epi64(words[r], words[r]))));
+  even = odd = _mm_setzero_si128();
+  wipe_object(words);
+}
+
+#undef LWC_ROMULUS_GFNI_TARGET
+
+}  // namespace gfni
+
 }  // namespace lwc::romulus::detail::x86
 
-// The rounds, compiled once for each instruction set: AVX2, and AVX-512 (VL: the same 128-bit
-// code, where the compiler merges AND/XOR chains into three-input logic instructions).
+// The rounds, compiled once for each instruction set: AVX2, and AVX-512 with GFNI (VL: the
+// same 128-bit code, where the compiler merges AND/XOR chains into three-input logic
+// instructions; GFNI for the tweakey words).
 #define LWC_ROMULUS_X86_NAMESPACE avx2
 #define LWC_ROMULUS_X86_TARGET "avx2,bmi,bmi2"
+#define LWC_ROMULUS_X86_GFNI 0
 #include "skinny_x86_rounds.hpp"
 #undef LWC_ROMULUS_X86_NAMESPACE
 #undef LWC_ROMULUS_X86_TARGET
+#undef LWC_ROMULUS_X86_GFNI
 #define LWC_ROMULUS_X86_NAMESPACE avx512
-#define LWC_ROMULUS_X86_TARGET "avx512f,avx512vl,avx2,bmi,bmi2"
+#define LWC_ROMULUS_X86_TARGET "avx512f,avx512vl,gfni,avx2,bmi,bmi2"
+#define LWC_ROMULUS_X86_GFNI 1
 #include "skinny_x86_rounds.hpp"
 #undef LWC_ROMULUS_X86_NAMESPACE
 #undef LWC_ROMULUS_X86_TARGET
+#undef LWC_ROMULUS_X86_GFNI
 
 namespace lwc::romulus::detail::x86 {
 
@@ -63,7 +150,10 @@ inline bool cpu_has_avx2() {
   return f.avx2 && f.bmi1 && f.bmi2;
 }
 
-inline bool cpu_has_avx512vl() { return cpu_has_avx2() && host_cpu().avx512vl; }
+// AVX-512VL and GFNI (Ice Lake, Zen 4 and later; the first AVX-512 CPUs run the AVX2 code).
+inline bool cpu_has_avx512vl_gfni() {
+  return cpu_has_avx2() && host_cpu().avx512vl && host_cpu().gfni;
+}
 
 }  // namespace lwc::romulus::detail::x86
 

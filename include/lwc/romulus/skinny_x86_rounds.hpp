@@ -1,8 +1,10 @@
 // The vector rounds of skinny_x86.hpp for one instruction set. Included by skinny_x86.hpp once
-// per instruction set, with LWC_ROMULUS_X86_NAMESPACE and LWC_ROMULUS_X86_TARGET defined (so it
+// per instruction set, with LWC_ROMULUS_X86_NAMESPACE, LWC_ROMULUS_X86_TARGET and
+// LWC_ROMULUS_X86_GFNI (whether the target has GFNI) defined (so it
 // has no include guard); not meant to be included elsewhere.
 
-#if !defined(LWC_ROMULUS_X86_NAMESPACE) || !defined(LWC_ROMULUS_X86_TARGET)
+#if !defined(LWC_ROMULUS_X86_NAMESPACE) || !defined(LWC_ROMULUS_X86_TARGET) || \
+    !defined(LWC_ROMULUS_X86_GFNI)
 #error "skinny_x86_rounds.hpp is included by skinny_x86.hpp only"
 #endif
 
@@ -20,15 +22,93 @@ LWC_ROMULUS_X86_INLINE __m128i shuffle(__m128i x) {
   return _mm_shuffle_epi8(x, shuffle_index<T>(std::make_index_sequence<16>{}));
 }
 
+// What round r adds to each block: the source's tweakey word to rows 0 and 1, the constant to
+// row 2 (lane 1).
+template <int R, std::size_t NB, class Source>
+LWC_ROMULUS_X86_INLINE void round_addends(Source& src, int r, u64x2 (&add)[NB]) {
+  u64 k[NB]{};
+  src.template next<R>(r, k);
+  for (std::size_t i = 0; i < NB; ++i) add[i] = u64x2{k[i], row2_constant<R>()};
+}
+
+#if LWC_ROMULUS_X86_GFNI
+// A counter_source without a live TK2 (the call of each message block) whose counter word
+// steps in a vector register: one byte shuffle and one gf2p8affineqb every other round
+// (gfni:: in skinny_x86.hpp) instead of some forty shifts, masks and XORs in general-purpose
+// registers beside the rounds.
+struct vector_counter {
+  const schedule* fixed;
+  __m128i tk1;  // the word of the next even round in lane 0, zero in lane 1
+};
+
+template <int R, std::size_t NB>
+LWC_ROMULUS_X86_INLINE void round_addends(vector_counter& src, int r, u64x2 (&add)[NB]) {
+  u64x2 w = u64x2{src.fixed->w[r], row2_constant<R>()};
+  if constexpr (R % 2 == 0) {
+    w ^= (u64x2)src.tk1;
+    src.tk1 = gfni::map<map_kind::step, 1, 1, R>(gfni::cells(src.tk1));
+  }
+  for (std::size_t i = 0; i < NB; ++i) add[i] = w;
+}
+
+// hash_source (Romulus-H's and -T's Hirose calls: three live arrays shared by both blocks) the
+// same way: TK1 and TK2 side by side in one register, TK3 in another, an even-round and an
+// odd-round register of each.
+struct vector_hash {
+  const schedule* constants;
+  __m128i even12, odd12;  // TK1 in lane 0, TK2 in lane 1
+  __m128i even3, odd3;    // TK3 in lane 0, zero in lane 1
+};
+
+template <int R, std::size_t NB>
+LWC_ROMULUS_X86_INLINE void round_addends(vector_hash& src, int r, u64x2 (&add)[NB]) {
+  __m128i& w12 = R % 2 == 0 ? src.even12 : src.odd12;
+  __m128i& w3 = R % 2 == 0 ? src.even3 : src.odd3;
+  // Lane 0: TK1 ^ TK2 ^ TK3; lane 1: TK2 ^ TK2 = 0.
+  const __m128i words = _mm_xor_si128(_mm_xor_si128(w12, _mm_unpackhi_epi64(w12, w12)), w3);
+  const u64x2 w = u64x2{src.constants->w[r], row2_constant<R>()} ^ (u64x2)words;
+  w12 = gfni::map<map_kind::step, 1, 2, R>(gfni::cells(w12));
+  w3 = gfni::map<map_kind::step, 3, 3, R>(gfni::cells(w3));
+  for (std::size_t i = 0; i < NB; ++i) add[i] = w;
+}
+
+// counter_tk3_source (Romulus-T's key stream and next key: a counter TK1 per block, a shared
+// live TK3): the blocks' TK1 words in the two lanes of one register.
+template <std::size_t NB>
+struct vector_counter_tk3 {
+  static_assert(NB <= 2);
+  const schedule* constants;
+  __m128i tk1;          // block i's word of the next even round in lane i
+  __m128i even3, odd3;  // TK3 in lane 0, zero in lane 1
+};
+
+template <int R, std::size_t NB>
+LWC_ROMULUS_X86_INLINE void round_addends(vector_counter_tk3<NB>& src, int r, u64x2 (&add)[NB]) {
+  __m128i& w3 = R % 2 == 0 ? src.even3 : src.odd3;
+  const u64x2 w = u64x2{src.constants->w[r], row2_constant<R>()} ^ (u64x2)w3;
+  w3 = gfni::map<map_kind::step, 3, 3, R>(gfni::cells(w3));
+  for (std::size_t i = 0; i < NB; ++i) add[i] = w;
+  if constexpr (R % 2 == 0) {
+    const u64x2 t = (u64x2)src.tk1;
+    add[0] ^= u64x2{t[0], 0};
+    if constexpr (NB == 2) add[1] ^= u64x2{t[1], 0};
+    src.tk1 = gfni::map<map_kind::step, 1, 1, R>(gfni::cells(src.tk1));
+  }
+}
+
+LWC_ROMULUS_X86_INLINE __m128i lanes_of(u64 lane0, u64 lane1) {
+  return _mm_set_epi64x(static_cast<long long>(lane1), static_cast<long long>(lane0));
+}
+#endif
+
 // A round: S-box with the tweakey and constants added by its last step, then ShiftRows and
 // MixColumns.
 template <int R, std::size_t NB, class Source>
 LWC_ROMULUS_X86_INLINE void vector_round(__m128i (&s)[NB], Source& src, int r) {
-  u64 k[NB]{};
-  src.template next<R>(r, k);
+  u64x2 add[NB];
+  round_addends<R>(src, r, add);
   for (std::size_t i = 0; i < NB; ++i) {
-    const u64x2 key = u64x2{k[i], row2_constant<R>()};
-    const __m128i x = (__m128i)sbox<R>((u64x2)s[i], key);
+    const __m128i x = (__m128i)sbox<R, NB == 1>((u64x2)s[i], add[i]);
     // Row 0 in place is a mask, which leaves the two shuffle units to terms a and b. Settled,
     // so that the compiler keeps the mask apart and adds the three terms in one three-input
     // XOR (AVX-512) rather than folding the mask into an XOR that waits for both shuffles.
@@ -63,7 +143,27 @@ LWC_ROMULUS_X86_INLINE void encrypt_vector(u64 (&a)[NB], u64 (&b)[NB], Source& s
 template <std::size_t NB, class Source>
 __attribute__((target(LWC_ROMULUS_X86_TARGET), noinline)) void encrypt(u64 (&a)[NB], u64 (&b)[NB],
                                                                        Source& src) {
+#if LWC_ROMULUS_X86_GFNI
+  if constexpr (std::is_same_v<Source, counter_source<false>>) {
+    vector_counter counter{src.fixed, lanes_of(src.tk1, 0)};  // the counter is public
+    encrypt_vector(a, b, counter);
+  } else if constexpr (std::is_same_v<Source, hash_source>) {
+    vector_hash hash{src.constants, lanes_of(src.tk1.even, src.tk2.even),
+                     lanes_of(src.tk1.odd, src.tk2.odd), lanes_of(src.tk3.even, 0),
+                     lanes_of(src.tk3.odd, 0)};
+    encrypt_vector(a, b, hash);
+    wipe_object(hash);
+  } else if constexpr (std::is_same_v<Source, counter_tk3_source<NB>>) {
+    vector_counter_tk3<NB> counter{src.constants, lanes_of(src.tk1[0], NB == 2 ? src.tk1[NB - 1] : 0),
+                                   lanes_of(src.tk3.even, 0), lanes_of(src.tk3.odd, 0)};
+    encrypt_vector(a, b, counter);
+    wipe_object(counter);  // TK3 is secret in Romulus-T
+  } else {
+    encrypt_vector(a, b, src);
+  }
+#else
   encrypt_vector(a, b, src);
+#endif
 }
 
 }  // namespace lwc::romulus::detail::x86::LWC_ROMULUS_X86_NAMESPACE
