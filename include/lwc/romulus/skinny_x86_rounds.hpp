@@ -31,6 +31,12 @@ LWC_ROMULUS_X86_INLINE void round_addends(Source& src, int r, u64x2 (&add)[NB]) 
   for (std::size_t i = 0; i < NB; ++i) add[i] = u64x2{k[i], row2_constant<R>()};
 }
 
+// Moves the source on to the next rounds, after the round's own work in program order: the
+// vector sources' steps then take the shift units only when the round's chain leaves them idle
+// (the scheduler favours older operations). The general-purpose sources step in next().
+template <int R, class Source>
+LWC_ROMULUS_X86_INLINE void advance(Source&) {}
+
 #if LWC_ROMULUS_X86_GFNI
 // A counter_source without a live TK2 (the call of each message block) whose counter word
 // steps in a vector register: one byte shuffle and one gf2p8affineqb every other round
@@ -44,11 +50,12 @@ struct vector_counter {
 template <int R, std::size_t NB>
 LWC_ROMULUS_X86_INLINE void round_addends(vector_counter& src, int r, u64x2 (&add)[NB]) {
   u64x2 w = u64x2{src.fixed->w[r], row2_constant<R>()};
-  if constexpr (R % 2 == 0) {
-    w ^= (u64x2)src.tk1;
-    src.tk1 = gfni::map<map_kind::step, 1, 1, R>(gfni::cells(src.tk1));
-  }
+  if constexpr (R % 2 == 0) w ^= (u64x2)src.tk1;
   for (std::size_t i = 0; i < NB; ++i) add[i] = w;
+}
+template <int R>
+LWC_ROMULUS_X86_INLINE void advance(vector_counter& src) {
+  if constexpr (R % 2 == 0) src.tk1 = gfni::map<map_kind::step, 1, 1, R>(gfni::cells(src.tk1));
 }
 
 // hash_source (Romulus-H's and -T's Hirose calls: three live arrays shared by both blocks) the
@@ -67,9 +74,14 @@ LWC_ROMULUS_X86_INLINE void round_addends(vector_hash& src, int r, u64x2 (&add)[
   // Lane 0: TK1 ^ TK2 ^ TK3; lane 1: TK2 ^ TK2 = 0.
   const __m128i words = _mm_xor_si128(_mm_xor_si128(w12, _mm_unpackhi_epi64(w12, w12)), w3);
   const u64x2 w = u64x2{src.constants->w[r], row2_constant<R>()} ^ (u64x2)words;
+  for (std::size_t i = 0; i < NB; ++i) add[i] = w;
+}
+template <int R>
+LWC_ROMULUS_X86_INLINE void advance(vector_hash& src) {
+  __m128i& w12 = R % 2 == 0 ? src.even12 : src.odd12;
+  __m128i& w3 = R % 2 == 0 ? src.even3 : src.odd3;
   w12 = gfni::map<map_kind::step, 1, 2, R>(gfni::cells(w12));
   w3 = gfni::map<map_kind::step, 3, 3, R>(gfni::cells(w3));
-  for (std::size_t i = 0; i < NB; ++i) add[i] = w;
 }
 
 // counter_tk3_source (Romulus-T's key stream and next key: a counter TK1 per block, a shared
@@ -86,14 +98,18 @@ template <int R, std::size_t NB>
 LWC_ROMULUS_X86_INLINE void round_addends(vector_counter_tk3<NB>& src, int r, u64x2 (&add)[NB]) {
   __m128i& w3 = R % 2 == 0 ? src.even3 : src.odd3;
   const u64x2 w = u64x2{src.constants->w[r], row2_constant<R>()} ^ (u64x2)w3;
-  w3 = gfni::map<map_kind::step, 3, 3, R>(gfni::cells(w3));
   for (std::size_t i = 0; i < NB; ++i) add[i] = w;
   if constexpr (R % 2 == 0) {
     const u64x2 t = (u64x2)src.tk1;
     add[0] ^= u64x2{t[0], 0};
     if constexpr (NB == 2) add[1] ^= u64x2{t[1], 0};
-    src.tk1 = gfni::map<map_kind::step, 1, 1, R>(gfni::cells(src.tk1));
   }
+}
+template <int R, std::size_t NB>
+LWC_ROMULUS_X86_INLINE void advance(vector_counter_tk3<NB>& src) {
+  __m128i& w3 = R % 2 == 0 ? src.even3 : src.odd3;
+  w3 = gfni::map<map_kind::step, 3, 3, R>(gfni::cells(w3));
+  if constexpr (R % 2 == 0) src.tk1 = gfni::map<map_kind::step, 1, 1, R>(gfni::cells(src.tk1));
 }
 
 LWC_ROMULUS_X86_INLINE __m128i lanes_of(u64 lane0, u64 lane1) {
@@ -115,6 +131,7 @@ LWC_ROMULUS_X86_INLINE void vector_round(__m128i (&s)[NB], Source& src, int r) {
     const __m128i c = (__m128i)settle((u64x2)_mm_and_si128(x, _mm_set_epi64x(0, 0xffffffff)));
     s[i] = _mm_xor_si128(_mm_xor_si128(shuffle<mix_term::a>(x), shuffle<mix_term::b>(x)), c);
   }
+  advance<R>(src);
 }
 
 // The portable encrypt() of skinny128_384_plus.hpp with each block in a vector register.
