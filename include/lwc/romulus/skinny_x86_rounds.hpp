@@ -38,24 +38,29 @@ template <int R, class Source>
 LWC_ROMULUS_X86_INLINE void advance(Source&) {}
 
 #if LWC_ROMULUS_X86_GFNI
-// A counter_source without a live TK2 (the call of each message block) whose counter word
-// steps in a vector register: one byte shuffle and one gf2p8affineqb every other round
-// (gfni:: in skinny_x86.hpp) instead of some forty shifts, masks and XORs in general-purpose
-// registers beside the rounds.
+// A counter_source (the call of each message block, and with a live TK2 those of associated
+// data and Romulus-M's authentication) whose words step in vector registers: one byte shuffle
+// and one gf2p8affineqb every other round (gfni:: in skinny_x86.hpp) instead of some forty
+// shifts, masks and XORs in general-purpose registers beside the rounds.
+template <bool LiveTk2>
 struct vector_counter {
   const schedule* fixed;
-  __m128i tk1;  // the word of the next even round in lane 0, zero in lane 1
+  __m128i even, odd;  // TK1 (the counter: even rounds only) in lane 0, TK2 or zero in lane 1
 };
 
-template <int R, std::size_t NB>
-LWC_ROMULUS_X86_INLINE void round_addends(vector_counter& src, int r, u64x2 (&add)[NB]) {
+template <int R, std::size_t NB, bool LiveTk2>
+LWC_ROMULUS_X86_INLINE void round_addends(vector_counter<LiveTk2>& src, int r, u64x2 (&add)[NB]) {
+  const __m128i& live = R % 2 == 0 ? src.even : src.odd;
   u64x2 w = u64x2{src.fixed->w[r], row2_constant<R>()};
-  if constexpr (R % 2 == 0) w ^= (u64x2)src.tk1;
+  // Lane 0: TK1 ^ TK2; lane 1: TK2 ^ TK2 = 0.
+  if constexpr (LiveTk2) w ^= (u64x2)_mm_xor_si128(live, _mm_unpackhi_epi64(live, live));
+  else if constexpr (R % 2 == 0) w ^= (u64x2)live;
   for (std::size_t i = 0; i < NB; ++i) add[i] = w;
 }
-template <int R>
-LWC_ROMULUS_X86_INLINE void advance(vector_counter& src) {
-  if constexpr (R % 2 == 0) src.tk1 = gfni::map<map_kind::step, 1, 1, R>(gfni::cells(src.tk1));
+template <int R, bool LiveTk2>
+LWC_ROMULUS_X86_INLINE void advance(vector_counter<LiveTk2>& src) {
+  __m128i& live = R % 2 == 0 ? src.even : src.odd;
+  if constexpr (LiveTk2 || R % 2 == 0) live = gfni::map<map_kind::step, 1, 2, R>(gfni::cells(live));
 }
 
 // hash_source (Romulus-H's and -T's Hirose calls: three live arrays shared by both blocks) the
@@ -162,8 +167,13 @@ __attribute__((target(LWC_ROMULUS_X86_TARGET), noinline)) void encrypt(u64 (&a)[
                                                                        Source& src) {
 #if LWC_ROMULUS_X86_GFNI
   if constexpr (std::is_same_v<Source, counter_source<false>>) {
-    vector_counter counter{src.fixed, lanes_of(src.tk1, 0)};  // the counter is public
+    vector_counter<false> counter{src.fixed, lanes_of(src.tk1, 0), {}};  // the counter is public
     encrypt_vector(a, b, counter);
+  } else if constexpr (std::is_same_v<Source, counter_source<true>>) {
+    vector_counter<true> counter{src.fixed, lanes_of(src.tk1, src.tk2.even),
+                                 lanes_of(0, src.tk2.odd)};
+    encrypt_vector(a, b, counter);
+    wipe_object(counter);  // TK2 is data
   } else if constexpr (std::is_same_v<Source, hash_source>) {
     vector_hash hash{src.constants, lanes_of(src.tk1.even, src.tk2.even),
                      lanes_of(src.tk1.odd, src.tk2.odd), lanes_of(src.tk3.even, 0),
