@@ -125,12 +125,6 @@ LWC_HD LWC_ALWAYS_INLINE constexpr u64 g_word(u64 s) {
 }
 LWC_HD LWC_ALWAYS_INLINE constexpr block g(const block& s) { return {g_word(s.a), g_word(s.b)}; }
 
-// The block counter: a 56-bit LFSR (x^56 + x^7 + x^4 + x^2 + 1) in bytes 0..6 of TK1, byte 0
-// least significant, starting at 1.
-LWC_HD LWC_ALWAYS_INLINE constexpr u64 next_counter(u64 c) {
-  return (c << 1 & 0x00ffffffffffffffull) ^ ((u64{0} - (c >> 55 & 1)) & 0x95);
-}
-
 // S <- E(K, (counter, domain), tk2)(S), where `fixed` holds the round words of TK2 and TK3.
 LWC_HD LWC_ALWAYS_INLINE constexpr void tbc(block& s, const schedule& fixed, u64 counter,
                                            std::uint8_t domain) {

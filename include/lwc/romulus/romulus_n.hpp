@@ -68,6 +68,22 @@ LWC_HD constexpr void romulus_n_message(block& s, const schedule& nonce_key,
     tbc(s, nonce_key, next_counter(counter), 0x15);
     return;
   }
+#if LWC_X86_DISPATCH
+  // All blocks but the last in the vector code, the state kept in its registers.
+  if (!std::is_constant_evaluated() && len > 16 &&
+      active_implementation() != implementation::portable) {
+    const implementation code = active_implementation();
+    const std::size_t blocks = (len - 1) / 16;
+    u64 state[2] = {s.a, s.b};
+    constexpr bool decrypt = Dir == direction::decrypt;
+    if (code == implementation::avx512)
+      x86::avx512::romulus_n_blocks<decrypt>(state, nonce_key, counter, in, out, blocks);
+    else x86::avx2::romulus_n_blocks<decrypt>(state, nonce_key, counter, in, out, blocks);
+    s = {state[0], state[1]};
+    wipe_object(state);
+    in += 16 * blocks, out += 16 * blocks, len -= 16 * blocks;
+  }
+#endif
   for (; len > 16; len -= 16, in += 16, out += 16) {
     const block x = load_block(in);
     const block y = g(s) ^ x;

@@ -488,6 +488,12 @@ struct counter_tk3_source {
   }
 };
 
+// The block counter: a 56-bit LFSR (x^56 + x^7 + x^4 + x^2 + 1) in bytes 0..6 of TK1, byte 0
+// least significant, starting at 1.
+LWC_HD LWC_ALWAYS_INLINE constexpr u64 next_counter(u64 c) {
+  return (c << 1 & 0x00ffffffffffffffull) ^ ((u64{0} - (c >> 55 & 1)) & 0x95);
+}
+
 // TK1 of a Romulus call: the 56-bit counter (bytes 0..6), the domain byte, then zeros; as the
 // word it adds in round 0.
 LWC_HD LWC_ALWAYS_INLINE constexpr u64 counter_word(u64 counter, std::uint8_t domain) {

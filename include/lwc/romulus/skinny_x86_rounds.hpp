@@ -139,12 +139,9 @@ LWC_ROMULUS_X86_INLINE void vector_round(__m128i (&s)[NB], Source& src, int r) {
   advance<R>(src);
 }
 
-// The portable encrypt() of skinny128_384_plus.hpp with each block in a vector register.
+// The 40 rounds on blocks already in the rounds' bit order (complemented).
 template <std::size_t NB, class Source>
-LWC_ROMULUS_X86_INLINE void encrypt_vector(u64 (&a)[NB], u64 (&b)[NB], Source& src) {
-  __m128i s[NB]{};
-  for (std::size_t i = 0; i < NB; ++i)
-    s[i] = (__m128i)~apply_map<map_kind::enter>(u64x2{a[i], b[i]});
+LWC_ROMULUS_X86_INLINE void rounds_vector(__m128i (&s)[NB], Source& src) {
   for (int q = 0; q < 40; q += 8) {
     vector_round<0>(s, src, q);
     vector_round<1>(s, src, q + 1);
@@ -155,6 +152,15 @@ LWC_ROMULUS_X86_INLINE void encrypt_vector(u64 (&a)[NB], u64 (&b)[NB], Source& s
     vector_round<6>(s, src, q + 6);
     vector_round<7>(s, src, q + 7);
   }
+}
+
+// The portable encrypt() of skinny128_384_plus.hpp with each block in a vector register.
+template <std::size_t NB, class Source>
+LWC_ROMULUS_X86_INLINE void encrypt_vector(u64 (&a)[NB], u64 (&b)[NB], Source& src) {
+  __m128i s[NB]{};
+  for (std::size_t i = 0; i < NB; ++i)
+    s[i] = (__m128i)~apply_map<map_kind::enter>(u64x2{a[i], b[i]});
+  rounds_vector(s, src);
   for (std::size_t i = 0; i < NB; ++i) {
     const u64x2 v = apply_map<map_kind::leave>(~(u64x2)s[i]);
     a[i] = v[0];
@@ -191,6 +197,41 @@ __attribute__((target(LWC_ROMULUS_X86_TARGET), noinline)) void encrypt(u64 (&a)[
 #else
   encrypt_vector(a, b, src);
 #endif
+}
+
+// Romulus-N's message blocks before the last one (romulus_n_message in romulus_n.hpp): for
+// each, C = M ^ G(S), S ^= M (the plaintext block, M or the recovered one), then the call with
+// the next counter and domain 0x04. The state stays in a vector register, in the rounds' bit
+// order, from one call to the next: the message block joins it through the same linear map,
+// and only G's output (off the chain from call to call) goes back to the byte order. `counter`
+// comes back advanced by `blocks`.
+template <bool Decrypt>
+__attribute__((target(LWC_ROMULUS_X86_TARGET), noinline)) void romulus_n_blocks(
+    u64 (&state)[2], const schedule& fixed, u64& counter, const std::uint8_t* in,
+    std::uint8_t* out, std::size_t blocks) {
+  const u64x2 high = splat<u64x2>(0x8080808080808080ull);
+  __m128i s[1] = {(__m128i)~apply_map<map_kind::enter>(u64x2{state[0], state[1]})};
+  u64 c = counter;
+  for (std::size_t i = 0; i < blocks; ++i, in += 16, out += 16) {
+    const u64x2 x = (u64x2)_mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+    const u64x2 spec = apply_map<map_kind::leave>(~(u64x2)s[0]);
+    // G: every byte (x7..x0) becomes (x0 ^ x7, x7, ..., x1); common.hpp's g_word.
+    const u64x2 g = ((spec >> 1) & ~high) ^ (spec & high) ^ ((spec << 7) & high);
+    const u64x2 y = g ^ x;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), (__m128i)y);
+    s[0] = (__m128i)((u64x2)s[0] ^ apply_map<map_kind::enter>(Decrypt ? y : x));
+    c = next_counter(c);
+#if LWC_ROMULUS_X86_GFNI
+    vector_counter<false> src{&fixed, lanes_of(counter_word(c, 0x04), 0), {}};
+#else
+    counter_source<false> src{&fixed, counter_word(c, 0x04), {}};
+#endif
+    rounds_vector(s, src);
+  }
+  const u64x2 v = apply_map<map_kind::leave>(~(u64x2)s[0]);
+  state[0] = v[0];
+  state[1] = v[1];
+  counter = c;
 }
 
 }  // namespace lwc::romulus::detail::x86::LWC_ROMULUS_X86_NAMESPACE
