@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include <lwc/common/cpu_features.hpp>
 #include <lwc/romulus/romulus_n.hpp>
 #include <lwc/romulus/skinny128_384_plus.hpp>
 
@@ -216,9 +217,9 @@ struct source {
   }
 };
 
-template <int R, class V, class Source>
-LWC_SIMD_INLINE void round(V (&s)[4], Source& src, int r) {
-  const pair<V> k = src.template next<R>(r);
+// A round under the words k that rows 0 and 1 take.
+template <int R, class V>
+LWC_SIMD_INLINE void round_with(V (&s)[4], const pair<V>& k) {
   const V r0 = sbox<R>(s[0]) ^ k.lo;
   const V r1 = sbox<R>(s[1]) ^ k.hi;
   const V r2 = sbox<R>(s[2]) ^ V::set1(row2_constant<R>);
@@ -230,6 +231,11 @@ LWC_SIMD_INLINE void round(V (&s)[4], Source& src, int r) {
   s[1] = r0;
   s[2] = t1 ^ V::template rotr<16>(r2);
   s[3] = t2;
+}
+
+template <int R, class V, class Source>
+LWC_SIMD_INLINE void round(V (&s)[4], Source& src, int r) {
+  round_with<R>(s, src.template next<R>(r));
 }
 
 // TK1 of a call from the raw counter words (bytes 0..6 the counter, byte 7 the domain).
@@ -287,6 +293,104 @@ template <class V>
 LWC_SIMD_NOINLINE void tbc(V (&s)[4], const schedule<V::lanes>& fixed, const pair<V>& tk1) {
   source<V, V::lanes> src{&fixed, counter_word(tk1)};
   encrypt(s, src);
+}
+
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+// The AVX-512 backend's unit: a copy of tbc for CPUs that also have GFNI and AVX-512 VBMI,
+// which the message steps call. Its counter words (TK1) step with two byte permutes across the
+// row words (the cell permutation) and two gf2p8affineqb (the per-byte map between bit orders;
+// for TK1, whose LFSR is the identity, it is the same map in every round) instead of some sixty
+// shifts, masks and XORs every other round. The counter is public.
+#define LWC_ROMULUS_LANES_GFNI __attribute__((target("gfni,avx512vbmi,avx512bw,avx512f")))
+
+inline bool lanes_gfni_available() {
+  const ::lwc::cpu_features& f = ::lwc::host_cpu();
+  return f.gfni && f.avx512vbmi;
+}
+
+// permute_cells as vpermt2b indices: new row-0 bytes are old bytes 1, 7, 0, 5 and new row-1
+// bytes old 2, 6, 4, 3, where old bytes 0..3 are row 0 (the first table) and 4..7 row 1 (the
+// second, index bit 6); each 32-bit lane takes from its own lane.
+template <int Half>
+LWC_ROMULUS_LANES_GFNI inline __m512i cell_indices() {
+  constexpr int from[2][4] = {{1, 7, 0, 5}, {2, 6, 4, 3}};
+  alignas(64) std::uint8_t idx[64];
+  for (int lane = 0; lane < 16; ++lane)
+    for (int k = 0; k < 4; ++k) {
+      const int b = from[Half][k];
+      idx[4 * lane + k] = static_cast<std::uint8_t>((b < 4 ? 0 : 64) + 4 * lane + (b & 3));
+    }
+  return _mm512_load_si512(idx);
+}
+
+template <core::map_kind Kind, int Tk, int R>
+LWC_ROMULUS_LANES_GFNI inline __m512i byte_map(__m512i x) {
+  constexpr u64 matrix = [] {
+    constexpr core::byte_map m = core::make_map<Kind, Tk, R>();
+    u64 a = 0;
+    for (int i = 0; i < 8; ++i) a |= u64{m.from[i]} << (8 * (7 - i));
+    return a;
+  }();
+  return _mm512_gf2p8affine_epi64_epi8(x, _mm512_set1_epi64(static_cast<long long>(matrix)), 0);
+}
+
+template <class V>
+struct gfni_source {
+  const schedule<V::lanes>* fixed;
+  __m512i lo, hi;  // TK1's word of the next even round
+  __m512i idx_lo, idx_hi;
+
+  template <int R>
+  LWC_SIMD_INLINE LWC_ROMULUS_LANES_GFNI pair<V> next(int r) {
+    pair<V> w{V::load((*fixed)[2 * r]), V::load((*fixed)[2 * r + 1])};
+    if constexpr (R % 2 == 0) {
+      w = {w.lo ^ V{lo}, w.hi ^ V{hi}};
+      const __m512i cells_lo = _mm512_permutex2var_epi8(lo, idx_lo, hi);
+      const __m512i cells_hi = _mm512_permutex2var_epi8(lo, idx_hi, hi);
+      lo = byte_map<core::map_kind::step, 1, R>(cells_lo);
+      hi = byte_map<core::map_kind::step, 1, R>(cells_hi);
+    }
+    return w;
+  }
+};
+
+// encrypt() with that source: its own copy, so that the source's steps inline under this
+// target.
+template <int R = 0, class V>
+LWC_SIMD_INLINE LWC_ROMULUS_LANES_GFNI void eight_rounds_gfni(V (&s)[4], gfni_source<V>& src,
+                                                              int q) {
+  if constexpr (R < 8) {
+    round_with<R>(s, src.template next<R>(q + R));
+    eight_rounds_gfni<R + 1>(s, src, q);
+  }
+}
+
+template <class V>
+LWC_SIMD_NOINLINE LWC_ROMULUS_LANES_GFNI void tbc_gfni(V (&s)[4], const schedule<V::lanes>& fixed,
+                                                       const pair<V>& tk1) {
+  gfni_source<V> src{&fixed, byte_map<core::map_kind::first_even, 1, 0>(tk1.lo.v),
+                     byte_map<core::map_kind::first_even, 1, 0>(tk1.hi.v), cell_indices<0>(),
+                     cell_indices<1>()};
+  for (size_t i = 0; i < 4; ++i) s[i] = V::not_(apply_map<core::map_kind::enter>(s[i]));
+  for (int q = 0; q < static_cast<int>(rounds); q += 8) eight_rounds_gfni(s, src, q);
+  for (size_t i = 0; i < 4; ++i) s[i] = apply_map<core::map_kind::leave>(V::not_(s[i]));
+}
+#undef LWC_ROMULUS_LANES_GFNI
+#endif
+
+// tbc on the fastest code this backend has for the CPU.
+template <class V>
+LWC_SIMD_INLINE void tbc_fastest(V (&s)[4], const schedule<V::lanes>& fixed, const pair<V>& tk1,
+                                 [[maybe_unused]] bool gfni) {
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+  if constexpr (sizeof(V) == 64) {
+    if (gfni) {
+      tbc_gfni<V>(s, fixed, tk1);
+      return;
+    }
+  }
+#endif
+  tbc<V>(s, fixed, tk1);
 }
 
 // The same on states in memory; lanes whose keep word is zero keep their state.
@@ -399,6 +503,11 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       dst[j] = cur_.dst_ptr(j);
     }
     const V domain = V::set1(domain_message << 24);
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+    const bool gfni = lanes_gfni_available();
+#else
+    const bool gfni = false;
+#endif
     const size_t end = k * block_bytes;
     for (size_t off = 0; off < end; off += block_bytes) {
       prefetch_lanes(src, dst, off);
@@ -413,7 +522,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       }
       V::store_blocks(dst, off, out);
       c = next_counter(c);
-      tbc<V>(s, sched_, pair<V>{c.lo, c.hi ^ domain});
+      tbc_fastest<V>(s, sched_, pair<V>{c.lo, c.hi ^ domain}, gfni);
     }
     for (size_t w = 0; w < 4; ++w) x_[w] = s[w];
     x_[4] = c.lo;
