@@ -83,6 +83,11 @@ struct sponge_task {
 void run_aead_job_by_job(const aead_task& t);
 void run_sponge_job_by_job(const sponge_task& t);
 
+// Whether the CPU has GFNI and AVX-512 VBMI beside the avx512 backend's AVX-512F/BW, for the
+// lane kernels that have a faster form with them (dispatch.cpp: a backend unit must not
+// instantiate the CPU check, an inline function, with its own instruction set).
+bool cpu_has_gfni_vbmi() noexcept;
+
 using aead_kernel = void (*)(const aead_task&);
 using sponge_kernel = void (*)(const sponge_task&);
 

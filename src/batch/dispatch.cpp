@@ -54,4 +54,9 @@ const backend_ops* find_runnable(std::string_view name) noexcept { return instan
 
 const backend_ops& default_ops() noexcept { return *instance().chosen; }
 
+bool cpu_has_gfni_vbmi() noexcept {
+  const lwc::cpu_features& cpu = lwc::host_cpu();
+  return cpu.gfni && cpu.avx512vbmi;
+}
+
 }  // namespace lwc::batch::detail

@@ -37,7 +37,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include <lwc/common/cpu_features.hpp>
 #include <lwc/romulus/romulus_n.hpp>
 #include <lwc/romulus/skinny128_384_plus.hpp>
 
@@ -303,11 +302,6 @@ LWC_SIMD_NOINLINE void tbc(V (&s)[4], const schedule<V::lanes>& fixed, const pai
 // shifts, masks and XORs every other round. The counter is public.
 #define LWC_ROMULUS_LANES_GFNI __attribute__((target("gfni,avx512vbmi,avx512bw,avx512f")))
 
-inline bool lanes_gfni_available() {
-  const ::lwc::cpu_features& f = ::lwc::host_cpu();
-  return f.gfni && f.avx512vbmi;
-}
-
 // permute_cells as vpermt2b indices: new row-0 bytes are old bytes 1, 7, 0, 5 and new row-1
 // bytes old 2, 6, 4, 3, where old bytes 0..3 are row 0 (the first table) and 4..7 row 1 (the
 // second, index bit 6); each 32-bit lane takes from its own lane.
@@ -504,7 +498,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     }
     const V domain = V::set1(domain_message << 24);
 #if defined(__AVX512F__) && defined(__AVX512BW__)
-    const bool gfni = lanes_gfni_available();
+    const bool gfni = ::lwc::batch::detail::cpu_has_gfni_vbmi();
 #else
     const bool gfni = false;
 #endif
