@@ -74,8 +74,8 @@ struct vector_hash {
 
 template <int R, std::size_t NB>
 LWC_ROMULUS_X86_INLINE void round_addends(vector_hash& src, int r, u64x2 (&add)[NB]) {
-  __m128i& w12 = R % 2 == 0 ? src.even12 : src.odd12;
-  __m128i& w3 = R % 2 == 0 ? src.even3 : src.odd3;
+  const __m128i& w12 = R % 2 == 0 ? src.even12 : src.odd12;
+  const __m128i& w3 = R % 2 == 0 ? src.even3 : src.odd3;
   // Lane 0: TK1 ^ TK2 ^ TK3; lane 1: TK2 ^ TK2 = 0.
   const __m128i words = _mm_xor_si128(_mm_xor_si128(w12, _mm_unpackhi_epi64(w12, w12)), w3);
   const u64x2 w = u64x2{src.constants->w[r], row2_constant<R>()} ^ (u64x2)words;
@@ -101,7 +101,7 @@ struct vector_counter_tk3 {
 
 template <int R, std::size_t NB>
 LWC_ROMULUS_X86_INLINE void round_addends(vector_counter_tk3<NB>& src, int r, u64x2 (&add)[NB]) {
-  __m128i& w3 = R % 2 == 0 ? src.even3 : src.odd3;
+  const __m128i& w3 = R % 2 == 0 ? src.even3 : src.odd3;
   const u64x2 w = u64x2{src.constants->w[r], row2_constant<R>()} ^ (u64x2)w3;
   for (std::size_t i = 0; i < NB; ++i) add[i] = w;
   if constexpr (R % 2 == 0) {
