@@ -11,6 +11,8 @@
 
 #include <lwc/elephant/elephant.hpp>
 
+#include "support/code_paths.hpp"
+
 namespace {
 
 using bytes = std::vector<std::uint8_t>;
@@ -22,14 +24,7 @@ bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
   return v;
 }
 
-// Selects a path for the test's duration (only paths this CPU can run) and restores the
-// default afterwards.
-struct use_path {
-  explicit use_path(el::implementation p) {
-    el::detail::path::selected.store(static_cast<int>(p), std::memory_order_relaxed);
-  }
-  ~use_path() { el::force_portable(false); }
-};
+using use_path = lwc::test::use_path<el::detail::path>;
 
 std::vector<el::implementation> runnable_paths() {
   el::force_portable(false);

@@ -14,6 +14,7 @@
 #include <lwc/lwc.hpp>
 #include <lwc/romulus/common.hpp>
 
+#include "support/code_paths.hpp"
 #include "support/kat_reader.hpp"
 
 namespace {
@@ -27,13 +28,7 @@ bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
   return v;
 }
 
-// Selects a path for the test's duration and restores the default afterwards.
-struct use_path {
-  explicit use_path(ro::implementation p) {
-    ro::detail::path::selected.store(static_cast<int>(p), std::memory_order_relaxed);
-  }
-  ~use_path() { ro::force_portable(false); }
-};
+using use_path = lwc::test::use_path<ro::detail::path>;
 
 std::vector<ro::implementation> runnable_paths() {
   ro::force_portable(false);

@@ -134,6 +134,14 @@ LWC_HD constexpr byte_map lfsr_map(int tk) {
   return m;
 }
 
+// A byte_map as the matrix operand of gf2p8affineqb (x86 GFNI): output bit i is the parity of
+// byte 7 - i AND the input byte.
+LWC_HD constexpr u64 gfni_matrix(byte_map m) {
+  u64 a = 0;
+  for (int i = 0; i < 8; ++i) a |= u64{m.from[i]} << (8 * (7 - i));
+  return a;
+}
+
 // A byte_map as shifted and masked copies: mask[d + 7] selects the output bits that take the
 // input bit d places lower.
 struct shift_masks {
@@ -236,8 +244,15 @@ LWC_HD LWC_ALWAYS_INLINE constexpr W nor_step(W y, W older, W addend) {
   const W base = y ^ addend;
   const W u = FromOlder1 ? older : y;  // source of the first NOR's operands
   const W v = FromOlder2 ? older : y;  // source of the second's
-  if constexpr (FromOlder1 == FromOlder2 && ((p == r && q == s) || (p == s && q == r))) {
+  constexpr bool same_source = FromOlder1 == FromOlder2;
+  if constexpr (same_source && ((p == r && q == s) || (p == s && q == r))) {
     return base ^ ((move_up<p>(u) & splat<W>(lanes(T1) | lanes(T2))) & move_up<q>(u));
+  } else if constexpr (same_source && (p == r || p == s)) {
+    constexpr int other = p == r ? s : r;
+    return base ^ (move_up<p>(u) & ((move_up<q>(u) & m1) | (move_up<other>(u) & m2)));
+  } else if constexpr (same_source && (q == r || q == s)) {
+    constexpr int other = q == r ? s : r;
+    return base ^ (move_up<q>(u) & ((move_up<p>(u) & m1) | (move_up<other>(u) & m2)));
   } else {
     const W first = (move_up<p>(u) & m1) & move_up<q>(u);
     const W second = (move_up<r>(v) & m2) & move_up<s>(v);
@@ -322,6 +337,11 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void mix(u64& a, u64& b) {
 LWC_HD LWC_ALWAYS_INLINE constexpr u64 permute_cells(u64 x) {
   return (rotr64(x, 48) & 0x00ff00ff00ffff00ull) | (rotr64(x, 8) & 0x0000ff00000000ffull) |
          (x >> 16 & 0x00000000ff000000ull) | (x << 32 & 0xff00000000000000ull);
+}
+
+// The byte of a word that permute_cells moves to byte k (0..7).
+LWC_HD constexpr int cell_source(int k) {
+  return static_cast<int>(permute_cells(0x0706050403020100ull) >> (8 * k) & 0xff);
 }
 
 // A tweakey array that changes between calls: the words it adds to rows 0 and 1 in the next

@@ -53,30 +53,21 @@ LWC_HD constexpr int mix_source(mix_term t, int k) {
 // beside the rounds (skinny_x86_rounds.hpp).
 namespace gfni {
 
-// The gf2p8affineqb matrix of a byte map: output bit i is the parity of byte 7 - i AND input.
-LWC_HD constexpr u64 matrix(byte_map m) {
-  u64 a = 0;
-  for (int i = 0; i < 8; ++i) a |= u64{m.from[i]} << (8 * (7 - i));
-  return a;
-}
-
 // permute_cells as the source byte of each output byte, for both lanes of a shuffle.
-LWC_HD constexpr int cell_source(int k) {
-  const u64 moved = permute_cells(0x0706050403020100ull);
-  return static_cast<int>(moved >> (8 * (k % 8)) & 0xff) + (k / 8) * 8;
-}
+LWC_HD constexpr int lane_cell_source(int k) { return cell_source(k % 8) + (k / 8) * 8; }
 
 #define LWC_ROMULUS_GFNI_TARGET __attribute__((target("gfni,avx2"), always_inline)) inline
 
 template <std::size_t... K>
 LWC_ROMULUS_GFNI_TARGET __m128i cells(__m128i x, std::index_sequence<K...>) {
-  return _mm_shuffle_epi8(x, _mm_setr_epi8(static_cast<char>(cell_source(int(K)))...));
+  return _mm_shuffle_epi8(x, _mm_setr_epi8(static_cast<char>(lane_cell_source(int(K)))...));
 }
 LWC_ROMULUS_GFNI_TARGET __m128i cells(__m128i x) { return cells(x, std::make_index_sequence<16>{}); }
 
 template <map_kind Kind, int Tk0, int Tk1, int R>
 LWC_ROMULUS_GFNI_TARGET __m128i map(__m128i x) {
-  constexpr u64 m0 = matrix(make_map<Kind, Tk0, R>()), m1 = matrix(make_map<Kind, Tk1, R>());
+  constexpr u64 m0 = gfni_matrix(make_map<Kind, Tk0, R>()),
+                m1 = gfni_matrix(make_map<Kind, Tk1, R>());
   return _mm_gf2p8affine_epi64_epi8(
       x, _mm_set_epi64x(static_cast<long long>(m1), static_cast<long long>(m0)), 0);
 }

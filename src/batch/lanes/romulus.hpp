@@ -302,29 +302,30 @@ LWC_SIMD_NOINLINE void tbc(V (&s)[4], const schedule<V::lanes>& fixed, const pai
 // shifts, masks and XORs every other round. The counter is public.
 #define LWC_ROMULUS_LANES_GFNI __attribute__((target("gfni,avx512vbmi,avx512bw,avx512f")))
 
-// permute_cells as vpermt2b indices: new row-0 bytes are old bytes 1, 7, 0, 5 and new row-1
-// bytes old 2, 6, 4, 3, where old bytes 0..3 are row 0 (the first table) and 4..7 row 1 (the
-// second, index bit 6); each 32-bit lane takes from its own lane.
+// permute_cells (the core's cell_source) as vpermt2b indices: old bytes 0..3 are row 0 (the
+// first table), 4..7 row 1 (the second, index bit 6); each 32-bit lane takes from its own lane.
+// Half 0 gives the new row 0, half 1 the new row 1.
 template <int Half>
-LWC_ROMULUS_LANES_GFNI inline __m512i cell_indices() {
-  constexpr int from[2][4] = {{1, 7, 0, 5}, {2, 6, 4, 3}};
-  alignas(64) std::uint8_t idx[64];
+inline constexpr auto cell_index_bytes = [] {
+  struct {
+    alignas(64) std::uint8_t b[64];
+  } idx{};
   for (int lane = 0; lane < 16; ++lane)
     for (int k = 0; k < 4; ++k) {
-      const int b = from[Half][k];
-      idx[4 * lane + k] = static_cast<std::uint8_t>((b < 4 ? 0 : 64) + 4 * lane + (b & 3));
+      const int from = core::cell_source(4 * Half + k);
+      idx.b[4 * lane + k] = static_cast<std::uint8_t>((from < 4 ? 0 : 64) + 4 * lane + (from & 3));
     }
-  return _mm512_load_si512(idx);
+  return idx;
+}();
+
+template <int Half>
+LWC_ROMULUS_LANES_GFNI inline __m512i cell_indices() {
+  return _mm512_load_si512(cell_index_bytes<Half>.b);
 }
 
 template <core::map_kind Kind, int Tk, int R>
 LWC_ROMULUS_LANES_GFNI inline __m512i byte_map(__m512i x) {
-  constexpr u64 matrix = [] {
-    constexpr core::byte_map m = core::make_map<Kind, Tk, R>();
-    u64 a = 0;
-    for (int i = 0; i < 8; ++i) a |= u64{m.from[i]} << (8 * (7 - i));
-    return a;
-  }();
+  constexpr u64 matrix = core::gfni_matrix(core::make_map<Kind, Tk, R>());
   return _mm512_gf2p8affine_epi64_epi8(x, _mm512_set1_epi64(static_cast<long long>(matrix)), 0);
 }
 
