@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
@@ -19,36 +20,125 @@ LWC_HD constexpr std::uint64_t round_constant(int i) {
   return (static_cast<std::uint64_t>(0xf - i) << 4) | static_cast<std::uint64_t>(i);
 }
 
-// One round: constant addition, the 5-bit S-box in bitsliced form, linear diffusion.
-// Written for a short dependency chain: the chi-like core reads only the S-box inputs, the
-// complement of x2 is folded into its diffusion output, and both rotations of a word are
-// XORed together before the word itself (measured fastest of four forms on x86-64, with and
-// without BMI; see docs/PERFORMANCE.md).
-LWC_HD LWC_ALWAYS_INLINE constexpr void round(state& s, std::uint64_t c) {
-  std::uint64_t x0 = s.x[0], x1 = s.x[1], x2 = s.x[2] ^ c, x3 = s.x[3], x4 = s.x[4];
-  x0 ^= x4;
-  x4 ^= x3;
-  x2 ^= x1;
-  std::uint64_t t0 = x0 ^ (~x1 & x2);
-  std::uint64_t t1 = x1 ^ (~x2 & x3);
-  const std::uint64_t t2 = x2 ^ (~x3 & x4);
-  std::uint64_t t3 = x3 ^ (~x4 & x0);
-  const std::uint64_t t4 = x4 ^ (~x0 & x1);
-  t1 ^= t0;
-  t0 ^= t4;
-  t3 ^= t2;
-  s.x[0] = t0 ^ (rotr64(t0, 19) ^ rotr64(t0, 28));
-  s.x[1] = t1 ^ (rotr64(t1, 61) ^ rotr64(t1, 39));
-  s.x[2] = ~(t2 ^ (rotr64(t2, 1) ^ rotr64(t2, 6)));
-  s.x[3] = t3 ^ (rotr64(t3, 10) ^ rotr64(t3, 17));
-  s.x[4] = t4 ^ (rotr64(t4, 7) ^ rotr64(t4, 41));
+namespace detail {
+
+// Where the host compiler may not move a value: an empty volatile asm that takes `v` in a
+// register and hands it back. Volatile asm statements keep their order, so a round written
+// as one pinned statement per instruction is issued in the order written (see round_folded).
+// x86-64 host code only, where the order was measured; not under MemorySanitizer, which
+// checks an asm statement's operands as if they were branched on.
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC__) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define LWC_ASCON_PIN_ORDER 1
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#undef LWC_ASCON_PIN_ORDER
+#endif
+#endif
+#endif
+LWC_HD LWC_ALWAYS_INLINE constexpr void pin(std::uint64_t& v) {
+#if defined(LWC_ASCON_PIN_ORDER)
+  if (!std::is_constant_evaluated()) asm volatile("" : "+r"(v));
+#else
+  (void)v;
+#endif
 }
+
+// One round (constant addition, the 5-bit S-box in bitsliced form, linear diffusion), except
+// that x2 enters with this round's constant already added and leaves with `next` XORed into
+// it instead of being complemented: next = ~c adds the following round's constant c and the
+// S-box's complement of x2 in one XOR, off the chain of dependent operations (~0 after the
+// last round).
+//
+// The order of the statements is the order of the instructions. Out-of-order x86-64 cores
+// issue the oldest ready instruction first, and only two of their four integer units rotate;
+// this order (all five AND-NOTs before their XORs, the first rotation of every word before
+// the second ones, each rotation XORed in as it arrives) keeps those two units busy and the
+// chain short: 10 instead of 12 cycles per round on Zen 4 (docs/PERFORMANCE.md).
+LWC_HD LWC_ALWAYS_INLINE constexpr void round_folded(state& s, std::uint64_t next) {
+  const std::uint64_t x0 = s.x[0], x1 = s.x[1], x2 = s.x[2], x3 = s.x[3], x4 = s.x[4];
+  std::uint64_t a2 = x2 ^ x1;
+  pin(a2);
+  std::uint64_t a0 = x0 ^ x4;
+  pin(a0);
+  std::uint64_t a4 = x4 ^ x3;
+  pin(a4);
+  std::uint64_t n0 = ~x1 & a2;
+  pin(n0);
+  std::uint64_t n1 = ~a2 & x3;
+  pin(n1);
+  std::uint64_t n2 = ~x3 & a4;
+  pin(n2);
+  std::uint64_t n3 = ~a4 & a0;
+  pin(n3);
+  std::uint64_t n4 = ~a0 & x1;
+  pin(n4);
+  std::uint64_t t0 = a0 ^ n0;
+  pin(t0);
+  std::uint64_t t1 = x1 ^ n1;
+  pin(t1);
+  std::uint64_t t2 = a2 ^ n2;
+  pin(t2);
+  std::uint64_t t3 = x3 ^ n3;
+  pin(t3);
+  std::uint64_t t4 = a4 ^ n4;
+  pin(t4);
+  t1 ^= t0;
+  pin(t1);
+  t0 ^= t4;
+  pin(t0);
+  t3 ^= t2;
+  pin(t3);
+  // Linear diffusion: word i becomes t ^ ror(t, a) ^ ror(t, b).
+  std::uint64_t r2 = rotr64(t2, 1);
+  pin(r2);
+  std::uint64_t r0 = rotr64(t0, 19);
+  pin(r0);
+  std::uint64_t r1 = rotr64(t1, 61);
+  pin(r1);
+  std::uint64_t y2 = t2 ^ next;
+  pin(y2);
+  std::uint64_t r3 = rotr64(t3, 10);
+  pin(r3);
+  std::uint64_t r4 = rotr64(t4, 7);
+  pin(r4);
+  std::uint64_t y0 = t0 ^ r0;
+  pin(y0);
+  std::uint64_t y1 = t1 ^ r1;
+  pin(y1);
+  r0 = rotr64(t0, 28);
+  pin(r0);
+  r1 = rotr64(t1, 39);
+  pin(r1);
+  y2 ^= r2;
+  pin(y2);
+  std::uint64_t y3 = t3 ^ r3;
+  pin(y3);
+  r2 = rotr64(t2, 6);
+  pin(r2);
+  r3 = rotr64(t3, 17);
+  pin(r3);
+  std::uint64_t y4 = t4 ^ r4;
+  pin(y4);
+  s.x[0] = y0 ^ r0;
+  r4 = rotr64(t4, 41);
+  pin(r4);
+  s.x[1] = y1 ^ r1;
+  s.x[2] = y2 ^ r2;
+  s.x[3] = y3 ^ r3;
+  s.x[4] = y4 ^ r4;
+}
+
+}  // namespace detail
 
 // p^Rounds: the last Rounds rounds of the 12-round schedule.
 template <int Rounds>
 LWC_HD LWC_ALWAYS_INLINE constexpr void permute(state& s) {
   static_assert(Rounds >= 1 && Rounds <= 12);
-  LWC_UNROLL for (int i = 12 - Rounds; i < 12; ++i) round(s, round_constant(i));
+  s.x[2] ^= round_constant(12 - Rounds);
+  LWC_UNROLL for (int i = 12 - Rounds; i < 12; ++i) {
+    detail::round_folded(s, ~(i < 11 ? round_constant(i + 1) : 0));
+  }
 }
 
 // How a mode maps bytes onto state words. Byte i of a rate block lives in word i / 8 at bit
