@@ -35,7 +35,11 @@ class sponge {
     return s;
   }
 
-  LWC_HD constexpr sponge() : s_(initial_state()) { static_assert(!Params::keyed); }
+  LWC_HD constexpr sponge() {
+    static_assert(!Params::keyed);
+    constexpr state initial = initial_state();  // a constant: never permuted at run time
+    s_ = initial;
+  }
 
   LWC_HD constexpr explicit sponge(const std::uint8_t* key16) {
     static_assert(Params::keyed);
