@@ -1,6 +1,9 @@
 // Side-by-side timing of formulations of the Ascon round on one state (no batching), to see
 // how far the single-message permutation is from what this CPU allows:
-//   lwc        the library's lwc::ascon::permute (the form in permutation.hpp)
+//   lwc        the library's lwc::ascon::permute (the form in permutation.hpp: one statement per
+//              instruction, their order pinned)
+//   unpinned   the same S-box and linear layer with the order and the XOR association left
+//              to the compiler (the library's round before the order was pinned)
 //   nested     the nested-rotation linear layer t ^ ror(t ^ ror(t, b - a), a) with the
 //              complement applied after the layer, the form of the designers' 64-bit C code
 //   spec       the specification's order: constant, S-box with a separate complement, then
@@ -44,6 +47,35 @@ struct lwc_form {
     lwc::ascon::state s{{x[0], x[1], x[2], x[3], x[4]}};
     lwc::ascon::permute<R>(s);
     std::memcpy(x, s.x, sizeof x);
+  }
+};
+
+struct unpinned_form {
+  static constexpr const char* name = "unpinned";
+  template <int R>
+  static void permute(word (&s)[5]) {
+    word x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4];
+#pragma GCC unroll 12
+    for (int i = 12 - R; i < 12; ++i) {
+      x2 ^= constant(i);
+      x0 ^= x4;
+      x4 ^= x3;
+      x2 ^= x1;
+      word t0 = x0 ^ (~x1 & x2);
+      word t1 = x1 ^ (~x2 & x3);
+      const word t2 = x2 ^ (~x3 & x4);
+      word t3 = x3 ^ (~x4 & x0);
+      const word t4 = x4 ^ (~x0 & x1);
+      t1 ^= t0;
+      t0 ^= t4;
+      t3 ^= t2;
+      x0 = t0 ^ (rotr(t0, 19) ^ rotr(t0, 28));
+      x1 = t1 ^ (rotr(t1, 61) ^ rotr(t1, 39));
+      x2 = ~(t2 ^ (rotr(t2, 1) ^ rotr(t2, 6)));
+      x3 = t3 ^ (rotr(t3, 10) ^ rotr(t3, 17));
+      x4 = t4 ^ (rotr(t4, 7) ^ rotr(t4, 41));
+    }
+    s[0] = x0, s[1] = x1, s[2] = x2, s[3] = x3, s[4] = x4;
   }
 };
 
@@ -319,6 +351,7 @@ int main(int argc, char** argv) {
   add_clock_context();
 #endif
   register_form<lwc_form>();
+  register_form<unpinned_form>();
   register_form<nested_form>();
   register_form<spec_form>();
 #if defined(__x86_64__) && defined(__BMI__) && defined(__BMI2__)

@@ -173,8 +173,12 @@ void entry_points<A>::digest(const std::uint8_t* key, const std::uint8_t* custom
     alignas(A) std::uint8_t storage[sizeof(A)];
     construct_hasher<A>(storage, key, custom, custom_len);
     A* h = std::launder(reinterpret_cast<A*>(storage));
-    h->absorb(in, len);
-    h->squeeze(out, out_len);
+    if constexpr (requires { h->absorb_and_squeeze(in, len, out, out_len); }) {
+      h->absorb_and_squeeze(in, len, out, out_len);  // one call: the state stays in registers
+    } else {
+      h->absorb(in, len);
+      h->squeeze(out, out_len);
+    }
     h->~A();
   }
 }

@@ -83,6 +83,18 @@ class sponge {
     squeeze_here(out, n);
   }
 
+  // absorb(in, n) then squeeze(out, m) in one call: one choice of code path, and the state
+  // stays in registers from the input to the output (one-shot hashing and MACs).
+  LWC_HD constexpr void absorb_and_squeeze(const std::uint8_t* in, std::size_t n,
+                                           std::uint8_t* out, std::size_t m) {
+    LWC_REQUIRE(!squeezing_, "absorb after squeeze");
+#if LWC_X86_DISPATCH
+    if (!std::is_constant_evaluated() && use_bmi2()) return absorb_and_squeeze_bmi2(in, n, out, m);
+#endif
+    absorb_here(in, n);
+    squeeze_here(out, m);
+  }
+
  private:
   // The bodies of absorb() and squeeze() on the code path already chosen.
   LWC_HD LWC_ALWAYS_INLINE constexpr void absorb_here(const std::uint8_t* in, std::size_t n) {
@@ -142,6 +154,11 @@ class sponge {
   }
   LWC_TARGET_BMI1_BMI2 void squeeze_bmi2(std::uint8_t* out, std::size_t n) {
     squeeze_here(out, n);
+  }
+  LWC_TARGET_BMI1_BMI2 void absorb_and_squeeze_bmi2(const std::uint8_t* in, std::size_t n,
+                                                   std::uint8_t* out, std::size_t m) {
+    absorb_here(in, n);
+    squeeze_here(out, m);
   }
   LWC_TARGET_BMI1_BMI2 static void permute12_bmi2(state& s) { permute<12>(s); }
 #endif

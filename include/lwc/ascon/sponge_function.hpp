@@ -76,6 +76,16 @@ class sponge_function {
     sponge_.squeeze(out, n);
   }
 
+  // update(data) followed by squeeze(out), in one call to the sponge (the one-shot forms).
+  LWC_HD constexpr void absorb_and_squeeze(const std::uint8_t* data, std::size_t n,
+                                           std::uint8_t* out, std::size_t m) {
+    if constexpr (max_output_size != 0) {
+      LWC_REQUIRE(m <= max_output_size - squeezed_, "output longer than the algorithm defines");
+      squeezed_ += m;
+    }
+    sponge_.absorb_and_squeeze(data, n, out, m);
+  }
+
   // The first output_size bytes (the digest or tag). Call once, instead of squeeze().
   LWC_HD constexpr output_type finalize() {
     output_type out{};
@@ -100,37 +110,36 @@ class sponge_function {
   LWC_HD static constexpr output_type digest(bytes_view data)
     requires(kind == algorithm_kind::hash || kind == algorithm_kind::xof)
   {
+    output_type out{};
     sponge_function h;
-    h.update(data);
-    return h.finalize();
+    h.absorb_and_squeeze(data.data(), data.size(), out.data(), out.size());
+    return out;
   }
   LWC_HD static constexpr void digest(bytes_view data, bytes_span out)
     requires(kind == algorithm_kind::hash || kind == algorithm_kind::xof)
   {
     sponge_function h;
-    h.update(data);
-    h.squeeze(out);
+    h.absorb_and_squeeze(data.data(), data.size(), out.data(), out.size());
   }
   LWC_HD static constexpr void digest(bytes_view data, bytes_view customization, bytes_span out)
     requires(kind == algorithm_kind::cxof)
   {
     sponge_function h(customization);
-    h.update(data);
-    h.squeeze(out);
+    h.absorb_and_squeeze(data.data(), data.size(), out.data(), out.size());
   }
   LWC_HD static constexpr output_type compute(fixed_bytes_view<16> key, bytes_view data)
     requires keyed
   {
+    output_type out{};
     sponge_function m(key);
-    m.update(data);
-    return m.finalize();
+    m.absorb_and_squeeze(data.data(), data.size(), out.data(), out.size());
+    return out;
   }
   LWC_HD static constexpr void compute(fixed_bytes_view<16> key, bytes_view data, bytes_span out)
     requires keyed
   {
     sponge_function m(key);
-    m.update(data);
-    m.squeeze(out);
+    m.absorb_and_squeeze(data.data(), data.size(), out.data(), out.size());
   }
   [[nodiscard]] LWC_HD static constexpr bool verify(fixed_bytes_view<16> key, bytes_view data,
                                                     bytes_view tag)
