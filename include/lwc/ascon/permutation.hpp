@@ -22,9 +22,9 @@ LWC_HD constexpr std::uint64_t round_constant(int i) {
 
 namespace detail {
 
-// Where the host compiler may not move a value: an empty volatile asm that takes `v` in a
-// register and hands it back. Volatile asm statements keep their order, so a round written
-// as one pinned statement per instruction is issued in the order written (see round_folded).
+// `v`, where the host compiler may not move it: an empty volatile asm takes it in a register
+// and hands it back. Volatile asm statements keep their order, so a round written as one
+// pinned statement per instruction is issued in the order written (see round_folded).
 // x86-64 host code only, where the order was measured; not under MemorySanitizer, which
 // checks an asm statement's operands as if they were branched on.
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC__) && \
@@ -36,12 +36,11 @@ namespace detail {
 #endif
 #endif
 #endif
-LWC_HD LWC_ALWAYS_INLINE constexpr void pin(std::uint64_t& v) {
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint64_t pinned(std::uint64_t v) {
 #if defined(LWC_ASCON_PIN_ORDER)
   if (!std::is_constant_evaluated()) asm volatile("" : "+r"(v));
-#else
-  (void)v;
 #endif
+  return v;
 }
 
 // One round (constant addition, the 5-bit S-box in bitsliced form, linear diffusion), except
@@ -54,79 +53,48 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void pin(std::uint64_t& v) {
 // issue the oldest ready instruction first, and only two of their four integer units rotate;
 // this order (all five AND-NOTs before their XORs, the first rotation of every word before
 // the second ones, each rotation XORed in as it arrives) keeps those two units busy and the
-// chain short: 10 instead of 12 cycles per round on Zen 4 (docs/PERFORMANCE.md).
+// chain short (measured in docs/PERFORMANCE.md, "Ahead of ascon-c").
 LWC_HD LWC_ALWAYS_INLINE constexpr void round_folded(state& s, std::uint64_t next) {
   const std::uint64_t x0 = s.x[0], x1 = s.x[1], x2 = s.x[2], x3 = s.x[3], x4 = s.x[4];
-  std::uint64_t a2 = x2 ^ x1;
-  pin(a2);
-  std::uint64_t a0 = x0 ^ x4;
-  pin(a0);
-  std::uint64_t a4 = x4 ^ x3;
-  pin(a4);
-  std::uint64_t n0 = ~x1 & a2;
-  pin(n0);
-  std::uint64_t n1 = ~a2 & x3;
-  pin(n1);
-  std::uint64_t n2 = ~x3 & a4;
-  pin(n2);
-  std::uint64_t n3 = ~a4 & a0;
-  pin(n3);
-  std::uint64_t n4 = ~a0 & x1;
-  pin(n4);
-  std::uint64_t t0 = a0 ^ n0;
-  pin(t0);
-  std::uint64_t t1 = x1 ^ n1;
-  pin(t1);
-  std::uint64_t t2 = a2 ^ n2;
-  pin(t2);
-  std::uint64_t t3 = x3 ^ n3;
-  pin(t3);
-  std::uint64_t t4 = a4 ^ n4;
-  pin(t4);
-  t1 ^= t0;
-  pin(t1);
-  t0 ^= t4;
-  pin(t0);
-  t3 ^= t2;
-  pin(t3);
-  // Linear diffusion: word i becomes t ^ ror(t, a) ^ ror(t, b).
-  std::uint64_t r2 = rotr64(t2, 1);
-  pin(r2);
-  std::uint64_t r0 = rotr64(t0, 19);
-  pin(r0);
-  std::uint64_t r1 = rotr64(t1, 61);
-  pin(r1);
-  std::uint64_t y2 = t2 ^ next;
-  pin(y2);
-  std::uint64_t r3 = rotr64(t3, 10);
-  pin(r3);
-  std::uint64_t r4 = rotr64(t4, 7);
-  pin(r4);
-  std::uint64_t y0 = t0 ^ r0;
-  pin(y0);
-  std::uint64_t y1 = t1 ^ r1;
-  pin(y1);
-  r0 = rotr64(t0, 28);
-  pin(r0);
-  r1 = rotr64(t1, 39);
-  pin(r1);
-  y2 ^= r2;
-  pin(y2);
-  std::uint64_t y3 = t3 ^ r3;
-  pin(y3);
-  r2 = rotr64(t2, 6);
-  pin(r2);
-  r3 = rotr64(t3, 17);
-  pin(r3);
-  std::uint64_t y4 = t4 ^ r4;
-  pin(y4);
-  s.x[0] = y0 ^ r0;
-  r4 = rotr64(t4, 41);
-  pin(r4);
-  s.x[1] = y1 ^ r1;
-  s.x[2] = y2 ^ r2;
-  s.x[3] = y3 ^ r3;
-  s.x[4] = y4 ^ r4;
+  // S-box: the input XORs, the five AND-NOTs, their XORs, the output XORs.
+  const std::uint64_t a2 = pinned(x2 ^ x1);
+  const std::uint64_t a0 = pinned(x0 ^ x4);
+  const std::uint64_t a4 = pinned(x4 ^ x3);
+  const std::uint64_t n0 = pinned(~x1 & a2);
+  const std::uint64_t n1 = pinned(~a2 & x3);
+  const std::uint64_t n2 = pinned(~x3 & a4);
+  const std::uint64_t n3 = pinned(~a4 & a0);
+  const std::uint64_t n4 = pinned(~a0 & x1);
+  const std::uint64_t u0 = pinned(a0 ^ n0);
+  const std::uint64_t u1 = pinned(x1 ^ n1);
+  const std::uint64_t t2 = pinned(a2 ^ n2);
+  const std::uint64_t u3 = pinned(x3 ^ n3);
+  const std::uint64_t t4 = pinned(a4 ^ n4);
+  const std::uint64_t t1 = pinned(u1 ^ u0);
+  const std::uint64_t t0 = pinned(u0 ^ t4);
+  const std::uint64_t t3 = pinned(u3 ^ t2);
+  // Linear diffusion: word i becomes t ^ ror(t, a) ^ ror(t, b), first rotations first.
+  const std::uint64_t r2 = pinned(rotr64(t2, 1));
+  const std::uint64_t r0 = pinned(rotr64(t0, 19));
+  const std::uint64_t r1 = pinned(rotr64(t1, 61));
+  const std::uint64_t v2 = pinned(t2 ^ next);
+  const std::uint64_t r3 = pinned(rotr64(t3, 10));
+  const std::uint64_t r4 = pinned(rotr64(t4, 7));
+  const std::uint64_t y0 = pinned(t0 ^ r0);
+  const std::uint64_t y1 = pinned(t1 ^ r1);
+  const std::uint64_t q0 = pinned(rotr64(t0, 28));
+  const std::uint64_t q1 = pinned(rotr64(t1, 39));
+  const std::uint64_t y2 = pinned(v2 ^ r2);
+  const std::uint64_t y3 = pinned(t3 ^ r3);
+  const std::uint64_t q2 = pinned(rotr64(t2, 6));
+  const std::uint64_t q3 = pinned(rotr64(t3, 17));
+  const std::uint64_t y4 = pinned(t4 ^ r4);
+  s.x[0] = y0 ^ q0;
+  const std::uint64_t q4 = pinned(rotr64(t4, 41));
+  s.x[1] = y1 ^ q1;
+  s.x[2] = y2 ^ q2;
+  s.x[3] = y3 ^ q3;
+  s.x[4] = y4 ^ q4;
 }
 
 }  // namespace detail

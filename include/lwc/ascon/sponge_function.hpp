@@ -69,20 +69,14 @@ class sponge_function {
   // Writes the next out.size() output bytes. After the first call, update() is an error.
   LWC_HD constexpr void squeeze(bytes_span out) { squeeze(out.data(), out.size()); }
   LWC_HD constexpr void squeeze(std::uint8_t* out, std::size_t n) {
-    if constexpr (max_output_size != 0) {
-      LWC_REQUIRE(n <= max_output_size - squeezed_, "output longer than the algorithm defines");
-      squeezed_ += n;
-    }
+    count_output(n);
     sponge_.squeeze(out, n);
   }
 
   // update(data) followed by squeeze(out), in one call to the sponge (the one-shot forms).
   LWC_HD constexpr void absorb_and_squeeze(const std::uint8_t* data, std::size_t n,
                                            std::uint8_t* out, std::size_t m) {
-    if constexpr (max_output_size != 0) {
-      LWC_REQUIRE(m <= max_output_size - squeezed_, "output longer than the algorithm defines");
-      squeezed_ += m;
-    }
+    count_output(m);
     sponge_.absorb_and_squeeze(data, n, out, m);
   }
 
@@ -151,6 +145,14 @@ class sponge_function {
   }
 
  private:
+  // Where the algorithm fixes its output length (hashes, MACs), no more than that is read.
+  LWC_HD constexpr void count_output(std::size_t n) {
+    if constexpr (max_output_size != 0) {
+      LWC_REQUIRE(n <= max_output_size - squeezed_, "output longer than the algorithm defines");
+      squeezed_ += n;
+    }
+  }
+
   detail::sponge<typename Traits::params> sponge_{};
   std::size_t squeezed_ = 0;
 };
