@@ -131,7 +131,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
     // data XOR it in instead: keep is all-ones on those lanes.
     [[maybe_unused]] const V keep = V::load(keep_);
     for (size_t off = 0; off < k * rate; off += rate) {
-      prefetch_lanes(src, dst, off);
+      cur_.prefetch(off);
       V in[W], out[W];
       V::template load_blocks<be>(src, off, in);
       for (size_t w = 0; w < W; ++w) {
@@ -404,7 +404,7 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params>> {
       dst[j] = cur_.dst_ptr(j);
     }
     for (size_t off = 0; off < k * rate; off += rate) {
-      prefetch_lanes(src, dst, off);
+      cur_.prefetch(off);
       V in[1];
       V::template load_blocks<be>(src, off, in);
       x[0] = x[0] ^ in[0];

@@ -66,40 +66,26 @@ LWC_SIMD_INLINE void wipe(void* p, size_t n) {
   for (size_t i = 0; i < n / 8; ++i) v[i] = 0;
 }
 
-// Every lane streams through a message of its own, V::lanes streams in and as many out: more
-// than the hardware prefetchers follow, and the loads then wait for memory (measured on an
-// AMD Zen 4 with batches larger than the caches). Once per cache line of progress, each
-// lane asks for the line prefetch_distance bytes ahead of its input and of its output. The
-// distance reaches past a short message into the ones packed after it, which the lanes take
-// next when a batch is one contiguous buffer (numpy arrays, Arrow columns). 16 KiB: 8 to 32
-// KiB ran 10-15 % faster than 4 KiB on a 16 MiB batch of 1 KiB messages, and 0.5 or 1.5 KiB
-// slower (docs/performance-batch.md). A prefetch never faults, so an address past a buffer's
-// end is harmless.
-inline constexpr size_t prefetch_distance = 16384;
-
-// Input only, for engines whose lanes write nothing while they run (hashes).
-template <size_t N>
-LWC_SIMD_INLINE void prefetch_lanes(const u8* const (&src)[N], size_t off) {
-#if defined(__GNUC__) || defined(__clang__)
-  if (off % 64 != 0) return;
-  for (size_t j = 0; j < N; ++j) __builtin_prefetch(src[j] + off + prefetch_distance, 0);
-#else
-  (void)src, (void)off;
+// Software prefetching for short segments. Every lane streams through a message of its own,
+// V::lanes streams in and as many out. The hardware prefetchers follow a stream once it runs
+// long enough; a lane's message of 1 KiB (16 lines) is over before they do, and the loads
+// then wait for memory. So a lane whose segment is shorter than prefetch_below bytes asks,
+// once per cache line of progress, for the lines prefetch_distance bytes ahead of its input
+// and its output. The distance reaches past the short message into the ones packed after it,
+// which the lanes take next when a batch is one contiguous buffer (numpy arrays, Arrow
+// columns). Lanes in longer segments leave it to the hardware: there the same prefetches made
+// 2, 4 and 16 KiB messages slower. Measured on an AMD Zen 4 with batches larger than the
+// caches (docs/performance-batch.md, "Prefetching"). A prefetch never faults, so an address
+// past a buffer's end is harmless. Both numbers can be set at build time, for measuring
+// (-DLWC_BATCH_PREFETCH_DISTANCE=..., -DLWC_BATCH_PREFETCH_BELOW=...).
+#ifndef LWC_BATCH_PREFETCH_DISTANCE
+#define LWC_BATCH_PREFETCH_DISTANCE 16384
 #endif
-}
-
-template <size_t N>
-LWC_SIMD_INLINE void prefetch_lanes(const u8* const (&src)[N], u8* const (&dst)[N], size_t off) {
-#if defined(__GNUC__) || defined(__clang__)
-  if (off % 64 != 0) return;
-  for (size_t j = 0; j < N; ++j) {
-    __builtin_prefetch(src[j] + off + prefetch_distance, 0);
-    __builtin_prefetch(dst[j] + off + prefetch_distance, 1);
-  }
-#else
-  (void)src, (void)dst, (void)off;
+#ifndef LWC_BATCH_PREFETCH_BELOW
+#define LWC_BATCH_PREFETCH_BELOW 2048
 #endif
-}
+inline constexpr size_t prefetch_distance = LWC_BATCH_PREFETCH_DISTANCE;
+inline constexpr size_t prefetch_below = LWC_BATCH_PREFETCH_BELOW;
 
 // Per-lane cursors of an engine whose lanes all move by one block of Rate bytes per step: where the lane's next block comes from and goes
 // to, and how many steps remain in the current segment. Within a run of steps every lane
@@ -121,6 +107,7 @@ struct lane_cursors {
   u64 src_moves[N];  // all-ones when src advances a block per step, 0 when it stays put
   u64 dst_moves[N];
   u64 left[N];
+  u64 ahead[N];  // prefetch_distance in a short segment, else 0 (the line in use)
   alignas(64) u8 zero[max_run * Rate] = {};
   alignas(64) u8 sink[max_run * Rate];
 
@@ -132,6 +119,7 @@ struct lane_cursors {
     dst_moves[j] = d != nullptr ? ~u64{0} : 0;
     dst[j] = reinterpret_cast<std::uintptr_t>(d != nullptr ? d : sink);
     left[j] = n;
+    ahead[j] = s != nullptr && n < prefetch_below / Rate ? prefetch_distance : 0;
   }
   // The length of the next run: up to the first segment end, at most max_run steps when a
   // lane uses the zero or scratch area.
@@ -151,6 +139,28 @@ struct lane_cursors {
       dst[j] += bytes & dst_moves[j];
       left[j] -= k;
     }
+  }
+  // Within a run, at offset off from the run's start: the lines ahead of the lanes in short
+  // segments, input and output, or input only (engines whose lanes write nothing as they go).
+  LWC_SIMD_INLINE void prefetch(size_t off) const {
+#if defined(__GNUC__) || defined(__clang__)
+    if (off % 64 != 0) return;
+    for (size_t j = 0; j < N; ++j) {
+      __builtin_prefetch(reinterpret_cast<const void*>(src[j] + off + ahead[j]), 0);
+      __builtin_prefetch(reinterpret_cast<const void*>(dst[j] + off + ahead[j]), 1);
+    }
+#else
+    (void)off;
+#endif
+  }
+  LWC_SIMD_INLINE void prefetch_input(size_t off) const {
+#if defined(__GNUC__) || defined(__clang__)
+    if (off % 64 != 0) return;
+    for (size_t j = 0; j < N; ++j)
+      __builtin_prefetch(reinterpret_cast<const void*>(src[j] + off + ahead[j]), 0);
+#else
+    (void)off;
+#endif
   }
   LWC_SIMD_INLINE const u8* src_ptr(size_t j) const { return reinterpret_cast<const u8*>(src[j]); }
   LWC_SIMD_INLINE u8* dst_ptr(size_t j) const { return reinterpret_cast<u8*>(dst[j]); }

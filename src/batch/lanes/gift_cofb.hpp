@@ -423,7 +423,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     }
     const size_t end = k * block_bytes;
     for (size_t off = 0; off < end; off += block_bytes) {
-      prefetch_lanes(src, dst, off);
+      cur_.prefetch(off);
       V in[4], o[4], out[4];
       V::load_blocks(src, off, in);
       for (size_t w = 0; w < 4; ++w) {

@@ -190,7 +190,7 @@ class isap_a_engine : public lane_scheduler<isap_a_engine<V, P, Decrypt>> {
     // reads on the others: in ^ (keystream & in_message).
     [[maybe_unused]] const V absorbs_output = V::load(in_message_);
     for (size_t off = 0; off < k * rate; off += rate) {
-      prefetch_lanes(src, dst, off);
+      cur_.prefetch(off);
       V in[1];
       V::template load_blocks<true>(src, off, in);
       const V out[1] = {in[0] ^ s[0]};
@@ -209,7 +209,7 @@ class isap_a_engine : public lane_scheduler<isap_a_engine<V, P, Decrypt>> {
   void absorb_steps(const u8* const (&src)[N], u64 k) {
     V m[5] = {mac_[0], mac_[1], mac_[2], mac_[3], mac_[4]};
     for (size_t off = 0; off < k * rate; off += rate) {
-      prefetch_lanes(src, off);
+      cur_.prefetch_input(off);
       V in[1];
       V::template load_blocks<true>(src, off, in);
       m[0] = m[0] ^ in[0];

@@ -234,7 +234,7 @@ class schwaemm_engine : public lane_scheduler<schwaemm_engine<V, P, Decrypt>> {
       dst[j] = cur_.dst_ptr(j);
     }
     for (size_t off = 0; off < k * rate_bytes; off += rate_bytes) {
-      prefetch_lanes(src, dst, off);
+      cur_.prefetch(off);
       V in[rate_words], out[rate_words];
       V::load_blocks(src, off, in);
       for (size_t w = 0; w < rate_words; ++w) out[w] = in[w] ^ x[w];
@@ -502,7 +502,7 @@ class esch_engine : public lane_scheduler<esch_engine<V, P>> {
     const u8* src[N];
     for (size_t j = 0; j < N; ++j) src[j] = cur_.src_ptr(j);
     for (size_t off = 0; off < k * esch_rate; off += esch_rate) {
-      prefetch_lanes(src, off);
+      cur_.prefetch_input(off);
       V in[4];
       V::load_blocks(src, off, in);
       inject<nb>(x, in);

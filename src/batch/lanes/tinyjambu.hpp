@@ -177,7 +177,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, KeyBits, Decrypt>> {
     const size_t end = k * word_bytes;
     size_t off = 0;
     for (; off + 4 * word_bytes <= end; off += 4 * word_bytes) {
-      prefetch_lanes(src, dst, off);
+      cur_.prefetch(off);
       V in[4], out[4];
       V::load_blocks(src, off, in);
       for (size_t w = 0; w < 4; ++w) crypt_word(s, nk, in[w], out[w]);

@@ -192,7 +192,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     }
     const V pad = V::set1(0x01);  // Down's padding byte, right after the 24-byte block
     for (size_t off = 0; off < k * crypt_rate; off += crypt_rate) {
-      prefetch_lanes(src, dst, off);
+      cur_.prefetch(off);
       permute(x);
       V in[6], out[6];
       V::load_blocks(src, off, in);
@@ -435,7 +435,7 @@ class hash_engine : public lane_scheduler<hash_engine<V>> {
     for (size_t j = 0; j < N; ++j) src[j] = cur_.src_ptr(j);
     const V pad = V::set1(0x01);
     for (size_t off = 0; off < k * hash_rate; off += hash_rate) {
-      prefetch_lanes(src, off);
+      cur_.prefetch_input(off);
       V in[4];
       V::load_blocks(src, off, in);
       for (int w = 0; w < 4; ++w) x[w] = x[w] ^ in[w];
