@@ -74,10 +74,10 @@ LWC_SIMD_INLINE void wipe(void* p, size_t n) {
 // and its output. The distance reaches past the short message into the ones packed after it,
 // which the lanes take next when a batch is one contiguous buffer (numpy arrays, Arrow
 // columns). Lanes in longer segments leave it to the hardware: there the same prefetches made
-// 2, 4 and 16 KiB messages slower. Measured on an AMD Zen 4 with batches larger than the
-// caches (docs/performance-batch.md, "Prefetching"). A prefetch never faults, so an address
-// past a buffer's end is harmless. Both numbers can be set at build time, for measuring
-// (-DLWC_BATCH_PREFETCH_DISTANCE=..., -DLWC_BATCH_PREFETCH_BELOW=...).
+// 4 and 16 KiB messages slower. Measured on an AMD Zen 4 with batches larger than the caches
+// (docs/performance-batch.md, "Prefetching short segments"). A prefetch never faults, so an
+// address past a buffer's end is harmless. Both numbers can be set at build time, for
+// measuring (-DLWC_BATCH_PREFETCH_DISTANCE=..., -DLWC_BATCH_PREFETCH_BELOW=...).
 #ifndef LWC_BATCH_PREFETCH_DISTANCE
 #define LWC_BATCH_PREFETCH_DISTANCE 16384
 #endif
