@@ -28,7 +28,7 @@ fi
 rm -rf "$probe"
 build=${LWC_FUZZ_BUILD:-build/ci-fuzz}
 seconds=${LWC_FUZZ_SECONDS:-20}
-CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLWC_FUZZ=ON \
+CC=clang CXX=clang++ cmake -S . -B "$build" $(lwc_generator "$build") -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLWC_FUZZ=ON \
   -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 \
   -DLWC_BUILD_TESTS=OFF -DLWC_BUILD_BENCH=OFF -DLWC_BUILD_EXAMPLES=OFF -DLWC_BUILD_CAPI=OFF \
   -DLWC_ENABLE_CUDA=OFF >/dev/null

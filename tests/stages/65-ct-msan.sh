@@ -17,7 +17,7 @@ if ! command -v clang++ >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang >/dev/null
 fi
 build=build/ci-ct-msan
-CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DLWC_CT_MSAN=ON \
+CC=clang CXX=clang++ cmake -S . -B "$build" $(lwc_generator "$build") -DCMAKE_BUILD_TYPE=Release -DLWC_CT_MSAN=ON \
   -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG -g1" -DCMAKE_C_FLAGS_RELEASE="-O3 -DNDEBUG -g1" \
   -DLWC_BUILD_BENCH=OFF -DLWC_BUILD_EXAMPLES=OFF -DLWC_BUILD_CAPI=OFF -DLWC_ENABLE_CUDA=OFF \
   >/dev/null

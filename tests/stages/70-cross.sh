@@ -60,7 +60,7 @@ for arch in $archs; do
     cmake --build "$build/gtest-build" -j"${LWC_JOBS:-$(nproc)}" >/dev/null
     cmake --install "$build/gtest-build" >/dev/null
   fi
-  cmake -S . -B "$build/lwc" "${cross[@]}" "${lwc_flags[@]}" -DGTest_DIR="$root/$build/gtest/lib/cmake/GTest" \
+  cmake -S . -B "$build/lwc" $(lwc_generator "$build/lwc") "${cross[@]}" "${lwc_flags[@]}" -DGTest_DIR="$root/$build/gtest/lib/cmake/GTest" \
     -DLWC_BUILD_BENCH=OFF -DLWC_BUILD_EXAMPLES=OFF -DLWC_ENABLE_CUDA=OFF >/dev/null
   targets=(lwc_core_tests lwc_wycheproof_tests lwc_acorn_grain_tests lwc_batch_tests lwc_capi_test)
   cmake --build "$build/lwc" -j"${LWC_JOBS:-$(nproc)}" --target "${targets[@]}"
