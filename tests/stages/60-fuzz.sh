@@ -8,6 +8,7 @@
 # of the targets takes about 3 minutes on two cores, since the registry's entry points are
 # compiled once (src/registry).
 set -euo pipefail
+source tools/cmake-generator.sh
 if [ "${LWC_FUZZ_SMOKE:-1}" = 0 ]; then
   echo "fuzz smoke: skipped (LWC_FUZZ_SMOKE=0)"
   exit 0

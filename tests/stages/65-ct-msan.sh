@@ -7,6 +7,7 @@
 #
 # LWC_CT_MSAN=0 skips it (a local run without the time; CI runs it).
 set -euo pipefail
+source tools/cmake-generator.sh
 if [ "${LWC_CT_MSAN:-1}" = 0 ]; then
   echo "constant time under MemorySanitizer: skipped (LWC_CT_MSAN=0)"
   exit 0

@@ -5,6 +5,7 @@
 # LWC_CROSS=0 skips it on a machine without the time (never in CI), and LWC_CROSS_ARCHS picks
 # the architectures ("s390x aarch64" by default). Missing compilers or qemu are installed.
 set -euo pipefail
+source tools/cmake-generator.sh
 if [ "${LWC_CROSS:-1}" = 0 ]; then
   echo "cross-architecture stage skipped (LWC_CROSS=0)"
   exit 0
