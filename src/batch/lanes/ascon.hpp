@@ -130,10 +130,19 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
     // Decryption replaces the rate with the ciphertext; lanes still absorbing associated
     // data XOR it in instead: keep is all-ones on those lanes.
     [[maybe_unused]] const V keep = V::load(keep_);
-    for (size_t off = 0; off < k * rate; off += rate) {
+    // Each step's blocks are loaded one step early, before the permutation that precedes
+    // their use. Loaded at the top of their own step, they waited for the cache with the
+    // vector units idle: the out-of-order window holds only about two of p^8's rounds on
+    // sixteen lanes, so it never reached the next step's loads in time (4-6 % at 1 KiB on an
+    // AMD Zen 4, docs/performance-batch.md, "Loading a step ahead").
+    const size_t end = k * rate;
+    V next[W];
+    if (end != 0) V::template load_blocks<be>(src, 0, next);
+    for (size_t off = 0; off < end; off += rate) {
       cur_.prefetch(off);
       V in[W], out[W];
-      V::template load_blocks<be>(src, off, in);
+      for (size_t w = 0; w < W; ++w) in[w] = next[w];
+      if (off + rate < end) V::template load_blocks<be>(src, off + rate, next);
       for (size_t w = 0; w < W; ++w) {
         if constexpr (Decrypt) {
           out[w] = x[w] ^ in[w];
@@ -403,10 +412,13 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params>> {
       src[j] = cur_.src_ptr(j);
       dst[j] = cur_.dst_ptr(j);
     }
-    for (size_t off = 0; off < k * rate; off += rate) {
+    const size_t end = k * rate;  // blocks loaded a step early, as in aead_engine::steps
+    V next[1];
+    if (end != 0) V::template load_blocks<be>(src, 0, next);
+    for (size_t off = 0; off < end; off += rate) {
       cur_.prefetch(off);
-      V in[1];
-      V::template load_blocks<be>(src, off, in);
+      const V in[1] = {next[0]};
+      if (off + rate < end) V::template load_blocks<be>(src, off + rate, next);
       x[0] = x[0] ^ in[0];
       const V out[1] = {x[0]};
       V::template store_blocks<be>(dst, off, out);
