@@ -1,5 +1,5 @@
-# Sourced by the test stages that build a few named targets (60, 65, 70), also when a stage
-# runs alone. lwc_generator DIR: the CMake generator for a new build folder: Ninja, which
+# Sourced by the test stages that configure a build folder (10, 20, 60, 65, 70), also when a
+# stage runs alone. lwc_generator DIR: the CMake generator for a new build folder: Ninja, which
 # compiles the targets' sources side by side, where make finishes one target's prerequisites
 # before it starts the next (the s390x stage-70 build: 110 s against 183 s on 2 cores).
 # Nothing for a folder already configured (its generator stays) or without ninja.

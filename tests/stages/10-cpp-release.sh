@@ -7,7 +7,8 @@ set -euo pipefail
 # links, and that nvcc's host pass picks the kernels its device pass compiled; the kernels'
 # speed and results are checked on a GPU by tools/gpu-check.sh, with the default flags. Kernel
 # shard 2 took 94 s at -O3 and 18 s so (nvcc 13.0, one core).
-cmake -S . -B build/ci-release -DCMAKE_BUILD_TYPE=Release -DLWC_BUILD_BENCH=ON \
+source tools/cmake-generator.sh
+cmake -S . -B build/ci-release $(lwc_generator build/ci-release) -DCMAKE_BUILD_TYPE=Release -DLWC_BUILD_BENCH=ON \
   -DCMAKE_CUDA_ARCHITECTURES=90 "-DCMAKE_CUDA_FLAGS=-Xcicc -O1 -Xptxas -O1" >/dev/null
 cmake --build build/ci-release -j"${LWC_JOBS:-$(nproc)}"
 ctest --test-dir build/ci-release --output-on-failure -j"${LWC_JOBS:-$(nproc)}"

@@ -6,7 +6,8 @@
 # cost (the portable backend: 385 s of CPU with -g, 175 s with -g1; src/batch/CMakeLists.txt
 # takes it to 68 s).
 set -euo pipefail
-cmake -S . -B build/ci-asan -DCMAKE_BUILD_TYPE=Debug -DLWC_SANITIZE=ON -DLWC_BUILD_BENCH=OFF \
+source tools/cmake-generator.sh
+cmake -S . -B build/ci-asan $(lwc_generator build/ci-asan) -DCMAKE_BUILD_TYPE=Debug -DLWC_SANITIZE=ON -DLWC_BUILD_BENCH=OFF \
   -DLWC_ENABLE_CUDA=OFF -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 \
   -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 >/dev/null
 cmake --build build/ci-asan -j"${LWC_JOBS:-$(nproc)}"
