@@ -80,7 +80,7 @@ LWC_SIMD_INLINE void round_lanes(V& x0, V& x1, V& x2, V& x3, V& x4, int i, bool 
     // they arrive, the first rotations of the words ahead of the second ones. Left to
     // itself, GCC 12 computed the left shifts of the rotations early and kept them on the
     // stack: the AVX2 step (two states of 4 lanes in 16 registers) had 280 stack accesses,
-    // 98 with this order, and ran 8-11 % faster at 1 KiB in a 16 MiB batch, 5-9 % in the
+    // 98 with this order, and ran 8-15 % faster at 1 KiB in a 16 MiB batch, 5-10 % in the
     // caches (docs/performance-batch.md, "The AVX2 round in a pinned order").
     const V a2 = pin(V::xor3(x2, x1, V::set1(first ? c : ~c)));
     const V a0 = pin(x0 ^ x4);
