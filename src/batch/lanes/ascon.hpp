@@ -131,10 +131,11 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
     // data XOR it in instead: keep is all-ones on those lanes.
     [[maybe_unused]] const V keep = V::load(keep_);
     // Each step's blocks are loaded one step early, before the permutation that precedes
-    // their use. Loaded at the top of their own step, they waited for the cache with the
-    // vector units idle: the out-of-order window holds only about two of p^8's rounds on
-    // sixteen lanes, so it never reached the next step's loads in time (4-6 % at 1 KiB on an
-    // AMD Zen 4, docs/performance-batch.md, "Loading a step ahead").
+    // their use. Loaded at the top of their own step, they could only start once the
+    // out-of-order core had room past most of the previous p^8 (about 50 vector instructions
+    // per round on sixteen lanes), and the vector units then waited for them. Measured on an
+    // AMD Zen 4 at 1 KiB: 4-7 % faster in the caches, 1-2 % with a 16 MiB batch
+    // (docs/performance-batch.md, "Loading a step ahead").
     const size_t end = k * rate;
     V next[W];
     if (end != 0) V::template load_blocks<be>(src, 0, next);
