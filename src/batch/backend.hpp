@@ -54,7 +54,7 @@ struct aead_task {
 };
 
 // One hash, XOF, CXOF, MAC or PRF job; key and customization only where the algorithm has
-// them (lane kernels exist only for the unkeyed hashes and XOFs).
+// them.
 struct sponge_desc {
   const std::uint8_t* in;
   std::size_t len;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <ostream>
 #include <random>
 #include <span>
@@ -365,18 +366,24 @@ TEST_P(BatchTest, HashesEqualSingleMessageCode) {
 }
 
 // Every input length from 0 to four blocks and one byte (the algorithm's block_size) of each
-// hash with lane kernels, in one batch in shuffled order.
+// hash, XOF, CXOF, MAC and PRF with lane kernels, in one batch in shuffled order; a CXOF's
+// customization strings around the lengths where the lanes stage them whole or in pieces.
 TEST_P(BatchTest, LaneHashesAtBlockEdges) {
+  constexpr std::size_t custom_lengths[] = {0, 1, 7, 8, 9, 47, 48, 54, 55, 56, 57, 63, 64, 65, 255, 256};
   for (const char* name : hash_algs) {
     if (!lwc::batch::has_lanes(name, GetParam().backend)) continue;
     SCOPED_TRACE(name);
     const lwc::algorithm& a = lwc::get_algorithm(name);
-    ASSERT_FALSE(a.is_keyed());  // lane kernels exist for unkeyed hashes and XOFs only
     const std::size_t b = a.block_size != 0 ? a.block_size : 8;
     std::vector<hash_case> cases;
     for (std::size_t len = 0; len <= 4 * b + 1; ++len) {
       hash_case c;
       c.msg = random_bytes(rng, len);
+      if (a.is_keyed()) c.key = random_bytes(rng, a.key_size);
+      if (a.max_customization_size != 0) {
+        const std::size_t z = custom_lengths[len % std::size(custom_lengths)];
+        c.custom = random_bytes(rng, std::min(z, a.max_customization_size));
+      }
       c.out.assign(a.max_output_size != 0 ? a.output_size : len % 41, 0xee);
       cases.push_back(std::move(c));
     }

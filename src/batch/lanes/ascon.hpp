@@ -26,6 +26,7 @@
 
 #include <lwc/ascon/aead.hpp>
 #include <lwc/ascon/hash.hpp>
+#include <lwc/ascon/mac.hpp>
 
 #include "../../simd/permute_lanes.hpp"
 #include "../backend.hpp"
@@ -359,27 +360,44 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
   size_t fin_n_ = 0;
 };
 
-// ---- hashes and XOFs ------------------------------------------------------------------------
+// ---- hashes, XOFs, the CXOF, MACs and PRFs --------------------------------------------------
 
-// Params is one of the core's unkeyed sponge parameter structs whose absorb and squeeze both
-// run p^12 (Ascon-Hash256, -XOF128, v1.2 Hash, Xof): every step of a job, including the
-// permutation that ends absorption, is then the same lane step.
-template <class V, class Params>
-class sponge_engine : public lane_scheduler<sponge_engine<V, Params>> {
+// Params is one of the core's sponge parameter structs whose absorb and squeeze both run p^12,
+// the permutation that also ends absorption (Ascon-Hash256, -XOF128, -CXOF128, v1.2 Hash, Xof,
+// the v1.2 and v1.3 MAC and PRF): every step of a job, that last permutation included, is then
+// the same lane step. A step XORs one input block of in_rate bytes (8, or 32 for the MACs and
+// PRFs) into the state, emits the first out_rate bytes (8 or 16: the squeezed output; while
+// absorbing they go to a scratch area) and runs p^12. Custom adds the CXOF's customization
+// string in front of the message: its length word, then the string padded to blocks of its
+// own, absorbed by the same steps.
+template <class V, class Params, bool Custom>
+class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
   friend class lane_scheduler<sponge_engine>;
   static constexpr size_t N = V::lanes;
   static constexpr size_t rate = Params::in_rate;
+  static constexpr size_t out_rate = Params::out_rate;
+  static constexpr size_t W = rate / 8, WO = out_rate / 8;
   static constexpr bool be = big_endian_v<Params>;
-  static_assert(Params::in_rate == 8 && Params::out_rate == 8 && !Params::keyed);
+  static constexpr bool keyed = Params::keyed;
+  static_assert((rate == 8 && out_rate == 8 && !keyed) || (rate == 32 && out_rate == 16 && keyed));
+  static_assert(!(Custom && keyed));
   static_assert(Params::absorb_rounds == 12 && Params::squeeze_rounds == 12);
-  static constexpr lwc::ascon::state initial = lwc::ascon::detail::sponge<Params>::initial_state();
+  static constexpr u64 dsep = Params::lanes::dsep;
 
-  enum segment : u8 { seg_absorb, seg_last, seg_squeeze, seg_done };
+  enum segment : u8 { seg_custom_len, seg_custom, seg_custom_last, seg_absorb, seg_last,
+                      seg_squeeze, seg_done };
 
  public:
   explicit sponge_engine(const sponge_task& t) : t_(t) {}
   sponge_engine(const sponge_engine&) = delete;
   sponge_engine& operator=(const sponge_engine&) = delete;
+  ~sponge_engine() {  // a MAC's states hold its key
+    wipe(spill_, sizeof spill_);
+    wipe(pool_, sizeof pool_);
+    wipe(x_, sizeof x_);
+    wipe(stage_, sizeof stage_);
+    wipe(cur_.sink, sizeof cur_.sink);
+  }
 
   using lane_scheduler<sponge_engine>::run;
 
@@ -387,8 +405,10 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params>> {
   // ---- the scheduler's hooks (scheduler.hpp) ----
   void begin() {
     std::memset(spill_, 0, sizeof spill_);
+    std::memset(dsep_, 0, sizeof dsep_);
     for (size_t j = 0; j < N; ++j) start_lane(j);
     load_state(x_, spill_);
+    after_refills();
   }
   size_t active() const { return active_; }
   u64 run_length() const { return cur_.run_length(); }
@@ -400,11 +420,17 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params>> {
   }
   void spill() { store_state(x_, spill_); }
   void reload() { load_state(x_, spill_); }
-  void after_refills() {}
+  // A MAC's domain separation, on the lanes that entered their last block in this round.
+  void after_refills() {
+    if (!any_dsep_) return;
+    x_[4] = x_[4] ^ V::load(dsep_);
+    std::memset(dsep_, 0, sizeof dsep_);
+    any_dsep_ = false;
+  }
   void end() {}
 
-  // k steps: XOR one block into x0 and emit x0 (absorbing: to the sink; squeezing: with a
-  // zero block in, to the output), then p^12.
+  // k steps: XOR one block into the rate and emit the first out_rate bytes (absorbing: to the
+  // scratch area; squeezing: with a zero block in, to the output), then p^12.
   void steps(u64 k) {
     V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
     const u8* src[N];
@@ -414,45 +440,99 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params>> {
       dst[j] = cur_.dst_ptr(j);
     }
     const size_t end = k * rate;  // blocks loaded a step early, as in aead_engine::steps
-    V next[1];
-    if (end != 0) V::template load_blocks<be>(src, 0, next);
+    V next[W];
+    if (end != 0) load(src, 0, next);
     for (size_t off = 0; off < end; off += rate) {
       cur_.prefetch(off);
-      const V in[1] = {next[0]};
-      if (off + rate < end) V::template load_blocks<be>(src, off + rate, next);
-      x[0] = x[0] ^ in[0];
-      const V out[1] = {x[0]};
-      V::template store_blocks<be>(dst, off, out);
+      V in[W];
+      for (size_t w = 0; w < W; ++w) in[w] = next[w];
+      if (off + rate < end) load(src, off + rate, next);
+      for (size_t w = 0; w < W; ++w) x[w] = x[w] ^ in[w];
+      V out[WO];
+      for (size_t w = 0; w < WO; ++w) out[w] = x[w];
+      V::template store_blocks<be>(dst, off / rate * out_rate, out);
       permute<12>(x);
     }
     for (int w = 0; w < 5; ++w) x_[w] = x[w];
   }
+  // One block of every lane (the vector types load one or two words per lane at a time).
+  LWC_SIMD_INLINE static void load(const u8* const* src, size_t off, V (&w)[W]) {
+    if constexpr (W == 1) {
+      V::template load_blocks<be>(src, off, w);
+    } else {
+      for (size_t h = 0; h < W; h += 2) {
+        V pair[2];
+        V::template load_blocks<be>(src, off + 8 * h, pair);
+        w[h] = pair[0];
+        w[h + 1] = pair[1];
+      }
+    }
+  }
 
-  static size_t words(size_t out_len) { return out_len / 8 + (out_len % 8 != 0); }
+  static size_t out_blocks(size_t out_len) { return out_len / out_rate + (out_len % out_rate != 0); }
 
   bool enter_segment(size_t j) {
     const sponge_desc& d = job_[j];
     for (;;) {
       switch (seg_[j]) {
+        case seg_custom_len:
+          // The customization string's length in bits, then the string itself with its padding
+          // when it fits the staging area beside the length.
+          if constexpr (Custom) {
+            std::memset(stage_[j], 0, stage_bytes);
+            store_word<be>(stage_[j], u64{d.custom_len} * 8);
+            const bool whole = d.custom_len < stage_bytes - 8;
+            if (whole) {
+              if (d.custom_len != 0) std::memcpy(stage_[j] + 8, d.custom, d.custom_len);
+              stage_[j][8 + d.custom_len] = pad_byte<be>;
+            }
+            cur_.set(j, stage_[j], nullptr, whole ? (8 + d.custom_len) / rate + 1 : 1);
+            return true;
+          }
+          break;
+        case seg_custom:
+          if constexpr (Custom) {
+            if (d.custom_len >= stage_bytes - 8) {
+              cur_.set(j, d.custom, nullptr, d.custom_len / rate);
+              return true;
+            }
+          }
+          break;
+        case seg_custom_last:
+          if constexpr (Custom) {
+            if (d.custom_len >= stage_bytes - 8) {
+              const size_t tail = d.custom_len % rate;
+              stage<be>(stage_[j], d.custom + (d.custom_len - tail), tail);
+              cur_.set(j, stage_[j], nullptr, 1);
+              return true;
+            }
+          }
+          break;
         case seg_absorb:
-          // Long messages: their full blocks straight from the caller's buffer.
-          if (d.len >= stage_bytes) {
+          // Long messages: their full blocks straight from the caller's buffer. A MAC takes
+          // every full block from there, so that its last segment is the one padded block that
+          // the domain separation precedes.
+          if (d.len >= (keyed ? rate : stage_bytes)) {
             cur_.set(j, d.in, nullptr, d.len / rate);
             return true;
           }
           break;
         case seg_last: {
           // Short messages whole, or the partial end of a long one, with the padding.
-          const size_t tail = d.len < stage_bytes ? d.len : d.len % rate;
+          const size_t tail = !keyed && d.len < stage_bytes ? d.len : d.len % rate;
           stage<be>(stage_[j], d.in + (d.len - tail), tail);
           cur_.set(j, stage_[j], nullptr, tail / rate + 1);
+          if constexpr (keyed) {
+            dsep_[j] = dsep;
+            any_dsep_ = true;
+          }
           return true;
         }
         case seg_squeeze:
-          // All output words but the last; the last is taken from the state when the lane
+          // All output blocks but the last; the last is taken from the state when the lane
           // finishes, so no permutation is spent after it.
-          if (words(d.out_len) > 1) {
-            cur_.set(j, nullptr, d.out, words(d.out_len) - 1);
+          if (out_blocks(d.out_len) > 1) {
+            cur_.set(j, nullptr, d.out, out_blocks(d.out_len) - 1);
             return true;
           }
           break;
@@ -463,44 +543,72 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params>> {
     }
   }
 
-  void start_lane(size_t j) {
-    if (pend_i_ == pend_n_) {
-      size_t first = 0;
-      pend_n_ = t_.claim(t_.claim_ctx, N, &first);
-      pend_i_ = 0;
-      if (pend_n_ == 0) {
-        cur_.idle(j);
-        active_ -= busy_[j];
-        busy_[j] = false;
-        return;
+  // Fetches the next group of up to N jobs; a MAC's initial states (IV, key; p^12) are
+  // computed for the whole group at once.
+  bool next_group() {
+    size_t first = 0;
+    pend_n_ = t_.claim(t_.claim_ctx, N, &first);
+    pend_i_ = 0;
+    if (pend_n_ == 0) return false;
+    t_.fetch(t_.ctx, first, pend_n_, pend_);
+    if constexpr (keyed) {
+      for (size_t i = 0; i < N; ++i) {
+        const bool job = i < pend_n_;
+        pool_[0][i] = Params::iv;
+        pool_[1][i] = job ? load_word<be>(pend_[i].key) : 0;
+        pool_[2][i] = job ? load_word<be>(pend_[i].key + 8) : 0;
+        pool_[3][i] = 0;
+        pool_[4][i] = 0;
       }
-      t_.fetch(t_.ctx, first, pend_n_, pend_);
+      permute_array<12, V>(pool_);
+    }
+    return true;
+  }
+
+  void start_lane(size_t j) {
+    if (pend_i_ == pend_n_ && !next_group()) {
+      cur_.idle(j);
+      active_ -= busy_[j];
+      busy_[j] = false;
+      return;
     }
     active_ += !busy_[j];
     busy_[j] = true;
-    job_[j] = pend_[pend_i_++];
-    for (int w = 0; w < 5; ++w) spill_[w][j] = initial.x[w];
-    seg_[j] = seg_absorb;
+    const size_t p = pend_i_++;
+    job_[j] = pend_[p];
+    for (int w = 0; w < 5; ++w) spill_[w][j] = keyed ? pool_[w][p] : initial.x[w];
+    seg_[j] = Custom ? seg_custom_len : seg_absorb;
     enter_segment(j);  // a job always has its padded last block
   }
 
   void finish_lane(size_t j) {
     const sponge_desc& d = job_[j];
     if (d.out_len == 0) return;
-    const size_t done = 8 * (words(d.out_len) - 1);
-    store_partial<be>(d.out + done, spill_[0][j], d.out_len - done);
+    const size_t done = out_rate * (out_blocks(d.out_len) - 1);
+    for (size_t w = 0; w < WO && done + 8 * w < d.out_len; ++w) {
+      const size_t n = d.out_len - done - 8 * w;
+      store_partial<be>(d.out + done + 8 * w, spill_[w][j], n < 8 ? n : 8);
+    }
   }
+
+  static constexpr lwc::ascon::state initial = [] {
+    if constexpr (keyed) return lwc::ascon::state{};
+    else return lwc::ascon::detail::sponge<Params>::initial_state();
+  }();
 
   const sponge_task& t_;
   V x_[5];
   alignas(64) u64 spill_[5][N];
-  lane_cursors<N, rate> cur_;
+  alignas(64) u64 dsep_[N] = {};
+  bool any_dsep_ = false;
+  lane_cursors<N, rate, out_rate> cur_;
   segment seg_[N];
   bool busy_[N] = {};
   size_t active_ = 0;  // lanes with a job
   sponge_desc job_[N];
   alignas(64) u8 stage_[N][stage_bytes];
   sponge_desc pend_[N];
+  alignas(64) u64 pool_[5][N] = {};  // a MAC's initial states for the group in pend_
   size_t pend_n_ = 0, pend_i_ = 0;
 };
 
@@ -517,9 +625,9 @@ void run_aead(const aead_task& t) {
   }
 }
 
-template <class V, class Params>
+template <class V, class Params, bool Custom>
 void run_sponge(const sponge_task& t) {
-  sponge_engine<V, Params> e(t);
+  sponge_engine<V, Params, Custom> e(t);
   e.run();
 }
 
@@ -528,10 +636,10 @@ struct ascon_aead_lanes {
   template <lane_vector V>
   static void aead(const aead_task& t) { run_aead<V, Params>(t); }
 };
-template <class Params>
+template <class Params, bool Custom = false>
 struct ascon_sponge_lanes {
   template <lane_vector V>
-  static void sponge(const sponge_task& t) { run_sponge<V, Params>(t); }
+  static void sponge(const sponge_task& t) { run_sponge<V, Params, Custom>(t); }
 };
 
 namespace ad = lwc::ascon::detail;
@@ -543,6 +651,11 @@ template <> struct lane_kernel<lwc::ascon::hash256> : ascon_sponge_lanes<ad::has
 template <> struct lane_kernel<lwc::ascon::xof128> : ascon_sponge_lanes<ad::xof128_params> {};
 template <> struct lane_kernel<lwc::ascon::v12::hash> : ascon_sponge_lanes<ad::v12_hash_params> {};
 template <> struct lane_kernel<lwc::ascon::v12::xof> : ascon_sponge_lanes<ad::v12_xof_params> {};
+template <> struct lane_kernel<lwc::ascon::cxof128> : ascon_sponge_lanes<ad::cxof128_params, true> {};
+template <> struct lane_kernel<lwc::ascon::v12::mac> : ascon_sponge_lanes<ad::v12_mac_params> {};
+template <> struct lane_kernel<lwc::ascon::v12::prf> : ascon_sponge_lanes<ad::v12_prf_params> {};
+template <> struct lane_kernel<lwc::ascon::v13::mac> : ascon_sponge_lanes<ad::v13_mac_params> {};
+template <> struct lane_kernel<lwc::ascon::v13::prf> : ascon_sponge_lanes<ad::v13_prf_params> {};
 
 // p^rounds on `count` states of five words, for the tests of the lane permutation.
 template <class V>

@@ -99,17 +99,19 @@ inline constexpr size_t prefetch_below = LWC_BATCH_PREFETCH_BELOW;
 inline constexpr int prefetch_read = 0;     // __builtin_prefetch's rw argument
 inline constexpr int prefetch_level2 = 2;   // its locality argument: prefetcht1
 
-// Per-lane cursors of an engine whose lanes all move by one block of Rate bytes per step: where the lane's next block comes from and goes
-// to, and how many steps remain in the current segment. Within a run of steps every lane
-// moves by one block per step, so a single offset addresses all of them; a lane that reads
-// no input (squeezing, idle) reads a zero area and a lane whose output is discarded (absorbing,
-// idle) writes a scratch area instead, each max_run blocks long, and runs are cut to max_run
-// steps while such a lane exists.
+// Per-lane cursors of an engine whose lanes all move by one block per step, Rate bytes of
+// input and OutRate bytes of output (the same but for the Ascon MACs, which absorb 32 bytes a
+// step and squeeze 16): where the lane's next block comes from and goes to, and how many steps
+// remain in the current segment. Within a run of steps every lane moves by one block per step,
+// so a single offset addresses all of them (off for the input, off / Rate * OutRate for the
+// output); a lane that reads no input (squeezing, idle) reads a zero area and a lane whose
+// output is discarded (absorbing, idle) writes a scratch area instead, each max_run blocks
+// long, and runs are cut to max_run steps while such a lane exists.
 //
 // With many lanes and mixed lengths some lane ends a segment every few steps, so the
 // bookkeeping between runs is written without branches over the lanes, for the compiler to
 // vectorize.
-template <size_t N, size_t Rate>
+template <size_t N, size_t Rate, size_t OutRate = Rate>
 struct lane_cursors {
   static constexpr size_t max_run = 64;
   static constexpr u64 idle_left = u64{1} << 62;  // never reached: idle lanes are capped runs
@@ -121,7 +123,7 @@ struct lane_cursors {
   u64 left[N];
   u64 ahead[N];  // prefetch_distance in a short segment, else 0 (the line in use)
   alignas(64) u8 zero[max_run * Rate] = {};
-  alignas(64) u8 sink[max_run * Rate];
+  alignas(64) u8 sink[max_run * OutRate];
 
   LWC_SIMD_INLINE void idle(size_t j) { set(j, nullptr, nullptr, idle_left); }
   // s or d null: read zeros or discard the output.
@@ -145,10 +147,9 @@ struct lane_cursors {
   }
   // After a run of k steps.
   LWC_SIMD_INLINE void advance(u64 k) {
-    const u64 bytes = k * Rate;
     for (size_t j = 0; j < N; ++j) {
-      src[j] += bytes & src_moves[j];
-      dst[j] += bytes & dst_moves[j];
+      src[j] += k * Rate & src_moves[j];
+      dst[j] += k * OutRate & dst_moves[j];
       left[j] -= k;
     }
   }
@@ -160,7 +161,8 @@ struct lane_cursors {
     for (size_t j = 0; j < N; ++j) {
       __builtin_prefetch(reinterpret_cast<const void*>(src[j] + off + ahead[j]), prefetch_read,
                          prefetch_level2);
-      __builtin_prefetch(reinterpret_cast<const void*>(dst[j] + off + ahead[j]), prefetch_read,
+      __builtin_prefetch(reinterpret_cast<const void*>(dst[j] + off / Rate * OutRate + ahead[j]),
+                         prefetch_read,
                          prefetch_level2);
     }
 #else
