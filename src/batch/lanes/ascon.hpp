@@ -1,6 +1,7 @@
-// The Ascon lane kernels (AEADs with 16-byte nonces, unkeyed hashes and XOFs of rate 8),
-// written once over a lane-vector type V and instantiated by each backend translation unit
-// inside its own namespace (LWC_SIMD_NS), through lane_kernels.hpp. V::lanes states are held
+// The Ascon lane kernels (AEADs with 16-byte nonces; hashes, XOFs, the CXOF, MACs and PRFs
+// whose every permutation is p^12), written once over a lane-vector type V and instantiated
+// by each backend translation unit inside its own namespace (LWC_SIMD_NS), through
+// lane_kernels.hpp. V::lanes states are held
 // as five lane vectors; every step absorbs one full block into every lane and runs the
 // mode's block permutation on all of them. Each lane follows its own job: when a lane's job
 // has no full block left, the lane is refilled at once with the next job, so a batch of
@@ -14,9 +15,9 @@
 // copied, padded, into a per-lane area and absorbed from there like any other blocks.
 //
 // The byte mapping, IV, rate and round counts come from the core's parameter structs
-// (include/lwc/ascon/aead.hpp, hash.hpp), so the results equal the single-message code.
-// Only those structs' compile-time constants are used here: no inline function of the core
-// is called, so nothing compiled with this unit's instruction set escapes its namespace.
+// (include/lwc/ascon/aead.hpp, hash.hpp, mac.hpp), so the results equal the single-message
+// code. Only those structs' compile-time constants are used here: no inline function of the
+// core is called, so nothing compiled with this unit's instruction set escapes its namespace.
 #pragma once
 
 #include <cstddef>
