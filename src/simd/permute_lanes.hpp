@@ -119,15 +119,17 @@ concept split_pair = requires(const V& v) {
   v.hi;
 };
 
-// p^Rounds (the last Rounds rounds of the 12-round schedule) on every lane of x.
+// Rounds First .. Last - 1 of the 12-round schedule on every lane of x: p^Rounds is the last
+// Rounds of them (permute below); the first four alone complete p^8 to p^12 where a mode ends
+// its absorption with p^12 but runs p^8 on its blocks.
 //
 // With a pair of registers per word, each round runs on the first half's five words, then on
 // the second's: the two chains are independent, so the out-of-order core still overlaps
 // them, and with half as many values live at a time the AVX2 round (16 registers) no longer
 // spills to the stack; issuing every operation for both halves side by side did.
-template <int Rounds, class V>
-LWC_SIMD_INLINE void permute(V (&x)[5]) {
-  static_assert(Rounds >= 1 && Rounds <= 12);
+template <int First, int Last, class V>
+LWC_SIMD_INLINE void permute_rounds(V (&x)[5]) {
+  static_assert(0 <= First && First < Last && Last <= 12);
   if constexpr (split_pair<V>) {
     using H = typename V::half;
     H a0 = x[0].lo, a1 = x[1].lo, a2 = x[2].lo, a3 = x[3].lo, a4 = x[4].lo;
@@ -135,9 +137,9 @@ LWC_SIMD_INLINE void permute(V (&x)[5]) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 12
 #endif
-    for (int i = 12 - Rounds; i < 12; ++i) {
-      round_lanes(a0, a1, a2, a3, a4, i, i == 12 - Rounds);
-      round_lanes(b0, b1, b2, b3, b4, i, i == 12 - Rounds);
+    for (int i = First; i < Last; ++i) {
+      round_lanes(a0, a1, a2, a3, a4, i, i == First);
+      round_lanes(b0, b1, b2, b3, b4, i, i == First);
     }
     x[0] = {a0, b0};
     x[1] = {a1, b1};
@@ -149,13 +151,20 @@ LWC_SIMD_INLINE void permute(V (&x)[5]) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 12
 #endif
-    for (int i = 12 - Rounds; i < 12; ++i) round_lanes(x0, x1, x2, x3, x4, i, i == 12 - Rounds);
+    for (int i = First; i < Last; ++i) round_lanes(x0, x1, x2, x3, x4, i, i == First);
     x[0] = x0;
     x[1] = x1;
     x[2] = finish_x2(x2);
     x[3] = x3;
     x[4] = x4;
   }
+}
+
+// p^Rounds (the last Rounds rounds of the 12-round schedule) on every lane of x.
+template <int Rounds, class V>
+LWC_SIMD_INLINE void permute(V (&x)[5]) {
+  static_assert(Rounds >= 1 && Rounds <= 12);
+  permute_rounds<12 - Rounds, 12>(x);
 }
 
 }  // namespace lwc::simd::LWC_SIMD_NS

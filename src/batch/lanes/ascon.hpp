@@ -363,14 +363,16 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
 
 // ---- hashes, XOFs, the CXOF, MACs and PRFs --------------------------------------------------
 
-// Params is one of the core's sponge parameter structs whose absorb and squeeze both run p^12,
-// the permutation that also ends absorption (Ascon-Hash256, -XOF128, -CXOF128, v1.2 Hash, Xof,
-// the v1.2 and v1.3 MAC and PRF): every step of a job, that last permutation included, is then
-// the same lane step. A step XORs one input block of in_rate bytes (8, or 32 for the MACs and
-// PRFs) into the state, emits the first out_rate bytes (8 or 16: the squeezed output; while
-// absorbing they go to a scratch area) and runs p^12. Custom adds the CXOF's customization
-// string in front of the message: its length word, then the string padded to blocks of its
-// own, absorbed by the same steps.
+// Params is one of the core's sponge parameter structs: Ascon-Hash256, -XOF128, -CXOF128, the
+// v1.2 Hash, Xof, Hash-a, Xof-a and the v1.2 and v1.3 MAC and PRF (PRF-short is no sponge).
+// A step XORs one input block of in_rate bytes (8, 32 or 40) into the state, emits the first
+// out_rate bytes (8 or 16: the squeezed output; while absorbing they go to a scratch area)
+// and runs the block permutation, p^12 or p^8. Absorption always ends with p^12: where the
+// blocks run p^8 (the -a variants), a lane's last block is XORed in between runs instead,
+// with the first four rounds of p^12 on the lanes that take one (a masked update of the
+// vectors), and its step then runs the other eight on a zero block. Custom adds the CXOF's
+// customization string in front of the message: its length word, then the string padded to
+// blocks of its own, absorbed by the same steps.
 template <class V, class Params, bool Custom>
 class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
   friend class lane_scheduler<sponge_engine>;
@@ -380,10 +382,16 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
   static constexpr size_t W = rate / 8, WO = out_rate / 8;
   static constexpr bool be = big_endian_v<Params>;
   static constexpr bool keyed = Params::keyed;
-  static_assert((rate == 8 && out_rate == 8 && !keyed) || (rate == 32 && out_rate == 16 && keyed));
+  static constexpr int rounds = Params::absorb_rounds;
+  static_assert(rate % 8 == 0 && rate <= 40 && out_rate % 8 == 0 && out_rate <= rate);
   static_assert(!(Custom && keyed));
-  static_assert(Params::absorb_rounds == 12 && Params::squeeze_rounds == 12);
+  static_assert(Params::squeeze_rounds == rounds && (rounds == 12 || rounds == 8));
   static constexpr u64 dsep = Params::lanes::dsep;
+  // The last block completes its p^12 between runs (the -a variants).
+  static constexpr bool last_between_runs = rounds != 12;
+  // The last block has a segment of its own: it is XORed in between runs, or a MAC's domain
+  // separation precedes it.
+  static constexpr bool last_alone = keyed || last_between_runs;
 
   enum segment : u8 { seg_custom_len, seg_custom, seg_custom_last, seg_absorb, seg_last,
                       seg_squeeze, seg_done };
@@ -407,6 +415,8 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
   void begin() {
     std::memset(spill_, 0, sizeof spill_);
     std::memset(dsep_, 0, sizeof dsep_);
+    std::memset(last_mask_, 0, sizeof last_mask_);
+    for (size_t j = 0; j < N; ++j) last_src_[j] = cur_.zero;
     for (size_t j = 0; j < N; ++j) start_lane(j);
     load_state(x_, spill_);
     after_refills();
@@ -421,12 +431,26 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
   }
   void spill() { store_state(x_, spill_); }
   void reload() { load_state(x_, spill_); }
-  // A MAC's domain separation, on the lanes that entered their last block in this round.
+  // On the lanes that entered their last block in this round: a MAC's domain separation and,
+  // where the blocks run p^8, the block itself and the first four rounds of p^12.
   void after_refills() {
-    if (!any_dsep_) return;
-    x_[4] = x_[4] ^ V::load(dsep_);
-    std::memset(dsep_, 0, sizeof dsep_);
-    any_dsep_ = false;
+    if (!any_last_) return;
+    if constexpr (keyed) {
+      x_[4] = x_[4] ^ V::load(dsep_);
+      std::memset(dsep_, 0, sizeof dsep_);
+    }
+    if constexpr (last_between_runs) {
+      V in[W];
+      load(last_src_, 0, in);
+      for (size_t w = 0; w < W; ++w) x_[w] = x_[w] ^ in[w];
+      V y[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
+      permute_rounds<0, 4>(y);
+      const V take = V::load(last_mask_);
+      for (int w = 0; w < 5; ++w) x_[w] = x_[w] ^ V::and_(take, y[w] ^ x_[w]);
+      std::memset(last_mask_, 0, sizeof last_mask_);
+      for (size_t j = 0; j < N; ++j) last_src_[j] = cur_.zero;
+    }
+    any_last_ = false;
   }
   void end() {}
 
@@ -452,20 +476,22 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
       V out[WO];
       for (size_t w = 0; w < WO; ++w) out[w] = x[w];
       V::template store_blocks<be>(dst, off / rate * out_rate, out);
-      permute<12>(x);
+      permute<rounds>(x);
     }
     for (int w = 0; w < 5; ++w) x_[w] = x[w];
   }
   // One block of every lane (the vector types load one or two words per lane at a time).
   LWC_SIMD_INLINE static void load(const u8* const* src, size_t off, V (&w)[W]) {
-    if constexpr (W == 1) {
-      V::template load_blocks<be>(src, off, w);
-    } else {
-      for (size_t h = 0; h < W; h += 2) {
+    for (size_t h = 0; h < W; h += 2) {
+      if (h + 1 < W) {
         V pair[2];
         V::template load_blocks<be>(src, off + 8 * h, pair);
         w[h] = pair[0];
         w[h + 1] = pair[1];
+      } else {
+        V one[1];
+        V::template load_blocks<be>(src, off + 8 * h, one);
+        w[h] = one[0];
       }
     }
   }
@@ -510,23 +536,26 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
           }
           break;
         case seg_absorb:
-          // Long messages: their full blocks straight from the caller's buffer. A MAC takes
-          // every full block from there, so that its last segment is the one padded block that
-          // the domain separation precedes.
-          if (d.len >= (keyed ? rate : stage_bytes)) {
+          // Long messages: their full blocks straight from the caller's buffer. Where the last
+          // block is alone (last_alone), every full block comes from there.
+          if (d.len >= (last_alone ? rate : stage_bytes)) {
             cur_.set(j, d.in, nullptr, d.len / rate);
             return true;
           }
           break;
         case seg_last: {
           // Short messages whole, or the partial end of a long one, with the padding.
-          const size_t tail = !keyed && d.len < stage_bytes ? d.len : d.len % rate;
+          const size_t tail = !last_alone && d.len < stage_bytes ? d.len : d.len % rate;
           stage<be>(stage_[j], d.in + (d.len - tail), tail);
-          cur_.set(j, stage_[j], nullptr, tail / rate + 1);
-          if constexpr (keyed) {
-            dsep_[j] = dsep;
-            any_dsep_ = true;
+          if constexpr (last_between_runs) {
+            last_src_[j] = stage_[j];
+            last_mask_[j] = ~u64{0};
+            cur_.set(j, nullptr, nullptr, 1);
+          } else {
+            cur_.set(j, stage_[j], nullptr, tail / rate + 1);
           }
+          if constexpr (keyed) dsep_[j] = dsep;
+          any_last_ = any_last_ || last_alone;
           return true;
         }
         case seg_squeeze:
@@ -601,7 +630,9 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
   V x_[5];
   alignas(64) u64 spill_[5][N];
   alignas(64) u64 dsep_[N] = {};
-  bool any_dsep_ = false;
+  alignas(64) u64 last_mask_[N] = {};  // all-ones on the lanes whose last block waits
+  const u8* last_src_[N];              // that block, or zeros
+  bool any_last_ = false;
   lane_cursors<N, rate, out_rate> cur_;
   segment seg_[N];
   bool busy_[N] = {};
@@ -657,6 +688,10 @@ template <> struct lane_kernel<lwc::ascon::v12::mac> : ascon_sponge_lanes<ad::v1
 template <> struct lane_kernel<lwc::ascon::v12::prf> : ascon_sponge_lanes<ad::v12_prf_params> {};
 template <> struct lane_kernel<lwc::ascon::v13::mac> : ascon_sponge_lanes<ad::v13_mac_params> {};
 template <> struct lane_kernel<lwc::ascon::v13::prf> : ascon_sponge_lanes<ad::v13_prf_params> {};
+template <> struct lane_kernel<lwc::ascon::v12::hasha> : ascon_sponge_lanes<ad::v12_hasha_params> {};
+template <> struct lane_kernel<lwc::ascon::v12::xofa> : ascon_sponge_lanes<ad::v12_xofa_params> {};
+template <> struct lane_kernel<lwc::ascon::v12::maca> : ascon_sponge_lanes<ad::v12_maca_params> {};
+template <> struct lane_kernel<lwc::ascon::v12::prfa> : ascon_sponge_lanes<ad::v12_prfa_params> {};
 
 // p^rounds on `count` states of five words, for the tests of the lane permutation.
 template <class V>
