@@ -1,11 +1,10 @@
-// The Ascon lane kernels (AEADs with 16-byte nonces; hashes, XOFs, the CXOF, MACs and PRFs
-// whose every permutation is p^12), written once over a lane-vector type V and instantiated
-// by each backend translation unit inside its own namespace (LWC_SIMD_NS), through
-// lane_kernels.hpp. V::lanes states are held
-// as five lane vectors; every step absorbs one full block into every lane and runs the
-// mode's block permutation on all of them. Each lane follows its own job: when a lane's job
-// has no full block left, the lane is refilled at once with the next job, so a batch of
-// mixed lengths keeps the lanes busy.
+// The Ascon lane kernels (AEADs with 16-byte nonces; every hash, XOF, CXOF, MAC and PRF but
+// PRF-short), written once over a lane-vector type V and instantiated by each backend
+// translation unit inside its own namespace (LWC_SIMD_NS), through lane_kernels.hpp. V::lanes
+// states are held as five lane vectors; every step absorbs one full block into every lane and
+// runs the mode's block permutation on all of them. Each lane follows its own job: when a
+// lane's job has no full block left, the lane is refilled at once with the next job, so a
+// batch of mixed lengths keeps the lanes busy.
 //
 // The 12-round permutations that begin and end an AEAD job (initialization, finalization)
 // do not fit the per-block step, which runs p^8 or p^6. They run in batches of V::lanes jobs
