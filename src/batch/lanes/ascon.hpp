@@ -1,10 +1,9 @@
-// The Ascon lane kernels (AEADs with 16-byte nonces; every hash, XOF, CXOF, MAC and PRF but
-// PRF-short), written once over a lane-vector type V and instantiated by each backend
-// translation unit inside its own namespace (LWC_SIMD_NS), through lane_kernels.hpp. V::lanes
-// states are held as five lane vectors; every step absorbs one full block into every lane and
-// runs the mode's block permutation on all of them. Each lane follows its own job: when a
-// lane's job has no full block left, the lane is refilled at once with the next job, so a
-// batch of mixed lengths keeps the lanes busy.
+// The Ascon lane kernels (AEADs with 16-byte nonces, every hash, XOF, CXOF, MAC and PRF), written
+// once over a lane-vector type V and instantiated by each backend translation unit inside its own
+// namespace (LWC_SIMD_NS), through lane_kernels.hpp. V::lanes states are held as five lane vectors;
+// every step absorbs one full block into every lane and runs the mode's block permutation on all of
+// them. Each lane follows its own job: when a lane's job has no full block left, the lane is
+// refilled at once with the next job, so a batch of mixed lengths keeps the lanes busy.
 //
 // The 12-round permutations that begin and end an AEAD job (initialization, finalization)
 // do not fit the per-block step, which runs p^8 or p^6. They run in batches of V::lanes jobs
@@ -662,6 +661,47 @@ void run_sponge(const sponge_task& t) {
   e.run();
 }
 
+// Ascon-PRFShort: one p^12 per message (at most 16 bytes, zero-padded, in x3 and x4; its bit
+// length in the IV), so no steps: groups of V::lanes jobs are permuted together.
+template <class V, class Traits>
+void run_short_prf(const sponge_task& t) {
+  constexpr size_t N = V::lanes;
+  constexpr bool be = big_endian_v<Traits>;
+  alignas(64) u64 s[5][N];
+  alignas(64) u64 k[2][N];
+  u8 msg[16];
+  sponge_desc jobs[N];
+  for (;;) {
+    size_t first = 0;
+    const size_t m = t.claim(t.claim_ctx, N, &first);
+    if (m == 0) break;
+    t.fetch(t.ctx, first, m, jobs);
+    for (size_t i = 0; i < N; ++i) {
+      const bool job = i < m;
+      const sponge_desc& d = jobs[job ? i : 0];
+      std::memset(msg, 0, sizeof msg);
+      if (job && d.len != 0) std::memcpy(msg, d.in, d.len);
+      k[0][i] = job ? load_word<be>(d.key) : 0;
+      k[1][i] = job ? load_word<be>(d.key + 8) : 0;
+      s[0][i] = Traits::iv | u64{job ? d.len * 8 : 0} << 48;
+      s[1][i] = k[0][i];
+      s[2][i] = k[1][i];
+      s[3][i] = load_word<be>(msg);
+      s[4][i] = load_word<be>(msg + 8);
+    }
+    permute_array<12, V>(s);
+    for (size_t i = 0; i < m; ++i) {
+      const sponge_desc& d = jobs[i];
+      const size_t n0 = d.out_len < 8 ? d.out_len : 8;
+      store_partial<be>(d.out, s[3][i] ^ k[0][i], n0);
+      store_partial<be>(d.out + n0, s[4][i] ^ k[1][i], d.out_len - n0);
+    }
+  }
+  wipe(s, sizeof s);
+  wipe(k, sizeof k);
+  wipe(msg, sizeof msg);
+}
+
 template <class Params>
 struct ascon_aead_lanes {
   template <lane_vector V>
@@ -671,6 +711,11 @@ template <class Params, bool Custom = false>
 struct ascon_sponge_lanes {
   template <lane_vector V>
   static void sponge(const sponge_task& t) { run_sponge<V, Params, Custom>(t); }
+};
+template <class Traits>
+struct ascon_short_prf_lanes {
+  template <lane_vector V>
+  static void sponge(const sponge_task& t) { run_short_prf<V, Traits>(t); }
 };
 
 namespace ad = lwc::ascon::detail;
@@ -691,6 +736,8 @@ template <> struct lane_kernel<lwc::ascon::v12::hasha> : ascon_sponge_lanes<ad::
 template <> struct lane_kernel<lwc::ascon::v12::xofa> : ascon_sponge_lanes<ad::v12_xofa_params> {};
 template <> struct lane_kernel<lwc::ascon::v12::maca> : ascon_sponge_lanes<ad::v12_maca_params> {};
 template <> struct lane_kernel<lwc::ascon::v12::prfa> : ascon_sponge_lanes<ad::v12_prfa_params> {};
+template <> struct lane_kernel<lwc::ascon::v12::prfshort> : ascon_short_prf_lanes<ad::v12_prfshort_traits> {};
+template <> struct lane_kernel<lwc::ascon::v13::prfshort> : ascon_short_prf_lanes<ad::v13_prfshort_traits> {};
 
 // p^rounds on `count` states of five words, for the tests of the lane permutation.
 template <class V>
