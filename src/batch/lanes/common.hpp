@@ -155,9 +155,13 @@ struct lane_cursors {
   }
   // Within a run, at offset off from the run's start: the lines ahead of the lanes in short
   // segments, input and output, or input only (engines whose lanes write nothing as they go).
+  // Once per line: at the step whose block is the first to start in it (its start within the
+  // line below Rate), which for a rate that divides 64 is the step at the line's start, and for
+  // 24 or 40 bytes (Xoodyak, Schwaemm192-192, Ascon-MAC-a) every line still gets its turn.
+  static constexpr bool new_line(size_t off) { return off % 64 < Rate; }
   LWC_SIMD_INLINE void prefetch(size_t off) const {
 #if defined(__GNUC__) || defined(__clang__)
-    if (off % 64 != 0) return;
+    if (!new_line(off)) return;
     for (size_t j = 0; j < N; ++j) {
       __builtin_prefetch(reinterpret_cast<const void*>(src[j] + off + ahead[j]), prefetch_read,
                          prefetch_level2);
@@ -171,7 +175,7 @@ struct lane_cursors {
   }
   LWC_SIMD_INLINE void prefetch_input(size_t off) const {
 #if defined(__GNUC__) || defined(__clang__)
-    if (off % 64 != 0) return;
+    if (!new_line(off)) return;
     for (size_t j = 0; j < N; ++j)
       __builtin_prefetch(reinterpret_cast<const void*>(src[j] + off + ahead[j]), prefetch_read,
                          prefetch_level2);
