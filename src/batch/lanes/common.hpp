@@ -84,10 +84,9 @@ LWC_SIMD_INLINE void wipe(void* p, size_t n) {
 // asked for about a whole group of jobs before it is used, so some 32 KiB of lines wait (the
 // next messages' input and output), as much as a 32 KiB level-1 cache holds: fetched into
 // level 1 they would push out the lines in use (an explanation that fits the figures; this
-// guest has no cache-miss counters). Measured
-// on an AMD Zen 4 with 1 KiB messages in a 16 MiB batch: Ascon-AEAD128 on AVX-512 4-7 %
-// faster, Xoodyak and Schwaemm 3-6 %, none slower, the same in the caches
-// (docs/performance-batch.md, "Prefetching into level 2").
+// guest has no cache-miss counters). Measured on an AMD Zen 4 with 1 KiB messages in a 16 MiB
+// batch: Ascon-AEAD128 on AVX-512 2-8 % faster run by run, Xoodyak and Schwaemm 3-6 %, none
+// slower, the same in the caches (docs/performance-batch.md, "Prefetching into level 2").
 #ifndef LWC_BATCH_PREFETCH_DISTANCE
 #define LWC_BATCH_PREFETCH_DISTANCE 16384
 #endif
@@ -166,8 +165,7 @@ struct lane_cursors {
       __builtin_prefetch(reinterpret_cast<const void*>(src[j] + off + ahead[j]), prefetch_read,
                          prefetch_level2);
       __builtin_prefetch(reinterpret_cast<const void*>(dst[j] + off / Rate * OutRate + ahead[j]),
-                         prefetch_read,
-                         prefetch_level2);
+                         prefetch_read, prefetch_level2);
     }
 #else
     (void)off;
