@@ -36,10 +36,12 @@ struct type_list {
 };
 
 // Where an algorithm's definition comes from, and the family (its folder under include/lwc/)
-// it belongs to.
+// it belongs to. `legacy` marks a definition that a standard has superseded (Ascon v1.2,
+// replaced by NIST SP 800-232): kept for interoperability, and labelled so in every listing.
 struct provenance {
   std::string_view family;
   std::string_view standard;
+  bool legacy = false;
 };
 
 // One entry of the list: the algorithm's class (the single-message core) and its provenance.
@@ -51,7 +53,7 @@ struct listed {
 
 namespace provenances {
 inline constexpr provenance ascon_sp800_232{"ascon", "NIST SP 800-232"};
-inline constexpr provenance ascon_v12{"ascon", "Ascon v1.2"};
+inline constexpr provenance ascon_v12{"ascon", "Ascon v1.2", true};
 inline constexpr provenance ascon_v13{"ascon", "Ascon v1.3 (ascon-c)"};
 inline constexpr provenance acorn_v3{"acorn", "ACORN v3 (CAESAR)"};
 inline constexpr provenance grain_v2{"grain", "Grain-128AEADv2 (NIST LWC final round)"};

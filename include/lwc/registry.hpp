@@ -30,6 +30,7 @@ struct algorithm {
   algorithm_kind kind;
   std::string_view family;    // "ascon", ...
   std::string_view standard;  // where the definition comes from
+  bool legacy;                // superseded by a standard (Ascon v1.2): say "legacy" wherever listed
   std::size_t key_size;       // 0 for unkeyed hashes
   std::size_t second_key_size;  // AEAD nonce-masking key, 0 if not supported
   std::size_t nonce_size;
@@ -191,6 +192,7 @@ constexpr algorithm make_aead(const provenance& source) {
   a.kind = algorithm_kind::aead;
   a.family = source.family;
   a.standard = source.standard;
+  a.legacy = source.legacy;
   a.key_size = A::key_size;
   a.second_key_size = A::second_key_size;
   a.nonce_size = A::nonce_size;
@@ -212,6 +214,7 @@ constexpr algorithm make_hash(const provenance& source) {
   a.kind = H::kind;
   a.family = source.family;
   a.standard = source.standard;
+  a.legacy = source.legacy;
   a.key_size = H::key_size;
   a.tag_size = H::keyed ? H::output_size : 0;
   a.min_tag_size = H::keyed ? 4 : 0;
