@@ -63,7 +63,8 @@ namespace Lwc
             if (rc != 0) throw new CryptographicException(Native.LastError());
         }
 
-        // True when the tag verified; on false the mLen bytes at m are zero.
+        // True when the tag verified; on false the mLen bytes at m are zero. tagLen is the caller's
+        // configuration (the full tag unless a truncated length was asked for by name), checked.
         internal static unsafe bool DecryptCore(AlgorithmInfo info, byte[] m, int mOff, byte[] c, int cOff, int cLen,
             byte[] tag, int tagOff, int tagLen, byte[] ad, int adOff, int adLen, byte[] nonce, byte[] key,
             byte[] secondKey)
@@ -73,9 +74,13 @@ namespace Lwc
             fixed (byte* pm = m) fixed (byte* pc = c) fixed (byte* pt = tag) fixed (byte* pa = ad)
             fixed (byte* pn = nonce) fixed (byte* pk = key) fixed (byte* ps = secondKey)
             {
-                rc = Native.lwc_aead_decrypt_detached(info.NamePtr, pm == null ? null : pm + mOff,
-                    pc == null ? null : pc + cOff, (UIntPtr)cLen, pt + tagOff, (UIntPtr)tagLen,
-                    pa == null ? null : pa + adOff, (UIntPtr)adLen, pn, pk, ps);
+                byte* mp = pm == null ? null : pm + mOff, cp = pc == null ? null : pc + cOff;
+                byte* ap = pa == null ? null : pa + adOff;
+                rc = tagLen == info.TagSize
+                    ? Native.lwc_aead_decrypt_detached(info.NamePtr, mp, cp, (UIntPtr)cLen, pt + tagOff,
+                        (UIntPtr)tagLen, ap, (UIntPtr)adLen, pn, pk, ps)
+                    : Native.AeadDecryptDetachedTruncated(info.NamePtr, mp, cp, (UIntPtr)cLen, pt + tagOff,
+                        (UIntPtr)tagLen, ap, (UIntPtr)adLen, pn, pk, ps);
             }
             if (rc != 0 && m != null) Array.Clear(m, mOff, cLen);
             return rc == 0;
@@ -115,6 +120,8 @@ namespace Lwc
             return Decrypt(info, ciphertext, associatedData, nonce, key, info.TagSize, null);
         }
 
+        /// <summary>Decrypts ciphertext || tag where the tag is the last tagLength bytes: a length
+        /// your protocol fixes (from MinTagSize to TagSize), never one read from the input.</summary>
         public static byte[] Decrypt(string algorithm, byte[] ciphertext, byte[] associatedData, byte[] nonce,
             byte[] key, int tagLength, byte[] secondKey)
         {
@@ -180,14 +187,37 @@ namespace Lwc
             return c;
         }
 
+        /// <summary>Decrypts a ciphertext with a separate full tag (TagSize bytes);
+        /// CryptographicException when the tag is wrong or of another length. Truncated tags only
+        /// through <see cref="DecryptDetachedTruncated"/>.</summary>
         public static byte[] DecryptDetached(string algorithm, byte[] ciphertext, byte[] tag, byte[] associatedData,
             byte[] nonce, byte[] key, byte[] secondKey = null)
         {
+            var info = GetInfo(algorithm);
+            return DecryptDetached(info, ciphertext, tag, info.TagSize, associatedData, nonce, key, secondKey);
+        }
+
+        /// <summary>As DecryptDetached, for a tag truncated to tagLength bytes: the length your
+        /// protocol fixes (from MinTagSize to TagSize), never the length of the tag received; a
+        /// tag of another length fails. Shorter tags are easier to forge.</summary>
+        public static byte[] DecryptDetachedTruncated(string algorithm, byte[] ciphertext, byte[] tag, int tagLength,
+            byte[] associatedData, byte[] nonce, byte[] key, byte[] secondKey = null)
+        {
+            return DecryptDetached(GetInfo(algorithm), ciphertext, tag, tagLength, associatedData, nonce, key,
+                secondKey);
+        }
+
+        static byte[] DecryptDetached(AlgorithmInfo info, byte[] ciphertext, byte[] tag, int tagLength,
+            byte[] associatedData, byte[] nonce, byte[] key, byte[] secondKey)
+        {
             if (ciphertext == null) throw new ArgumentNullException("ciphertext");
             if (tag == null) throw new ArgumentNullException("tag");
-            var info = Check(GetInfo(algorithm), nonce, key, secondKey, tag.Length);
+            Check(info, nonce, key, secondKey, tagLength);
+            if (tag.Length != tagLength)
+                throw new CryptographicException("lwc: " + info.Name + ": authentication failed (a " + tag.Length +
+                    "-byte tag where " + tagLength + " bytes are expected)");
             var m = new byte[ciphertext.Length];
-            if (!DecryptCore(info, m, 0, ciphertext, 0, ciphertext.Length, tag, 0, tag.Length, associatedData,
+            if (!DecryptCore(info, m, 0, ciphertext, 0, ciphertext.Length, tag, 0, tagLength, associatedData,
                     0, associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey))
                 throw new CryptographicException("lwc: " + info.Name + ": authentication failed");
             return m;

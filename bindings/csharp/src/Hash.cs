@@ -2,6 +2,7 @@
 using System;
 using System.Runtime.InteropServices;
 using System.Security.Cryptography;
+using System.Threading;
 
 namespace Lwc
 {
@@ -131,19 +132,57 @@ namespace Lwc
             if (rc != 0) throw new ArgumentException(Native.LastError());
         }
 
-        /// <summary>True when tag is the MAC/PRF output of data under key (constant time).</summary>
-        public static unsafe bool VerifyMac(string algorithm, ReadOnlySpan<byte> key, ReadOnlySpan<byte> data,
+        /// <summary>True when tag is the full MAC/PRF output of data under key (the algorithm's
+        /// OutputSize bytes; constant time). A tag of any other length is false: truncated tags
+        /// only through <see cref="VerifyMacTruncated(string, ReadOnlySpan{byte}, ReadOnlySpan{byte}, ReadOnlySpan{byte}, int)"/>.</summary>
+        public static bool VerifyMac(string algorithm, ReadOnlySpan<byte> key, ReadOnlySpan<byte> data,
             ReadOnlySpan<byte> tag)
         {
             var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Mac, AlgorithmKind.Prf);
-            if (key.Length != info.KeySize)
-                throw new ArgumentException(info.Name + " takes a " + info.KeySize + "-byte key, not " + key.Length +
+            CheckKeySize(info, key.Length);
+            return VerifyMacCore(info, key, data, tag, info.OutputSize, false);
+        }
+
+        /// <summary>True when tag is the first tagLength bytes of the MAC/PRF output of data under
+        /// key (constant time). tagLength is the length your protocol fixes (from the algorithm's
+        /// MinTagSize to its OutputSize), never the length of the tag received: a tag of another
+        /// length is false. Shorter tags are easier to forge.</summary>
+        public static bool VerifyMacTruncated(string algorithm, ReadOnlySpan<byte> key, ReadOnlySpan<byte> data,
+            ReadOnlySpan<byte> tag, int tagLength)
+        {
+            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Mac, AlgorithmKind.Prf);
+            CheckKeySize(info, key.Length);
+            CheckTruncatedLength(info, tagLength);
+            return VerifyMacCore(info, key, data, tag, tagLength, true);
+        }
+
+        static void CheckKeySize(AlgorithmInfo info, int keyLength)
+        {
+            if (keyLength != info.KeySize)
+                throw new ArgumentException(info.Name + " takes a " + info.KeySize + "-byte key, not " + keyLength +
                     " bytes", "key");
+        }
+
+        internal static void CheckTruncatedLength(AlgorithmInfo info, int tagLength)
+        {
+            if (tagLength < info.MinTagSize || tagLength > info.OutputSize)
+                throw new ArgumentOutOfRangeException("tagLength", tagLength, info.Name + " tags are " +
+                    info.MinTagSize + " to " + info.OutputSize + " bytes");
+        }
+
+        // tagLength comes from the caller's configuration, already checked: a tag of another
+        // length fails here, before any native call.
+        static unsafe bool VerifyMacCore(AlgorithmInfo info, ReadOnlySpan<byte> key, ReadOnlySpan<byte> data,
+            ReadOnlySpan<byte> tag, int tagLength, bool truncated)
+        {
+            if (tag.Length != tagLength) return false;
             fixed (byte* pt = &MemoryMarshal.GetReference(tag))
             fixed (byte* pi = &MemoryMarshal.GetReference(data))
             fixed (byte* pk = &MemoryMarshal.GetReference(key))
             {
-                return Native.lwc_mac_verify(info.NamePtr, pt, (UIntPtr)tag.Length, pi, (UIntPtr)data.Length, pk) == 0;
+                return (truncated
+                    ? Native.MacVerifyTruncated(info.NamePtr, pt, (UIntPtr)tagLength, pi, (UIntPtr)data.Length, pk)
+                    : Native.lwc_mac_verify(info.NamePtr, pt, (UIntPtr)tagLength, pi, (UIntPtr)data.Length, pk)) == 0;
             }
         }
 
@@ -174,15 +213,23 @@ namespace Lwc
             return output;
         }
 
-        /// <summary>True when tag is the MAC/PRF output of data under key (constant time).</summary>
-        public static unsafe bool VerifyMac(string algorithm, byte[] key, byte[] data, byte[] tag)
+        /// <summary>True when tag is the full MAC/PRF output of data under key (the algorithm's
+        /// OutputSize bytes; constant time); a tag of any other length is false.</summary>
+        public static bool VerifyMac(string algorithm, byte[] key, byte[] data, byte[] tag)
         {
             var info = CheckKeyed(algorithm, key, data);
             if (tag == null) throw new ArgumentNullException("tag");
-            fixed (byte* pt = tag) fixed (byte* pi = data) fixed (byte* pk = key)
-            {
-                return Native.lwc_mac_verify(info.NamePtr, pt, (UIntPtr)tag.Length, pi, (UIntPtr)data.Length, pk) == 0;
-            }
+            return VerifyMacCore(info, key, data, tag, info.OutputSize, false);
+        }
+
+        /// <summary>As the span form: the first tagLength bytes (a length your protocol fixes, from
+        /// MinTagSize to OutputSize); a tag of another length is false.</summary>
+        public static bool VerifyMacTruncated(string algorithm, byte[] key, byte[] data, byte[] tag, int tagLength)
+        {
+            var info = CheckKeyed(algorithm, key, data);
+            if (tag == null) throw new ArgumentNullException("tag");
+            CheckTruncatedLength(info, tagLength);
+            return VerifyMacCore(info, key, data, tag, tagLength, true);
         }
 
         /// <summary>An incremental hash (shape of System.Security.Cryptography.IncrementalHash).</summary>
@@ -207,16 +254,20 @@ namespace Lwc
     }
 
     /// <summary>
-    /// Incremental hashing over lwc_hash_init/update/squeeze. Not thread-safe. Dispose wipes the
-    /// state and the copy of the key.
+    /// Incremental hashing over lwc_hash_init/update/squeeze. One call at a time: a call made
+    /// while another runs on the same object (from another thread) throws
+    /// InvalidOperationException instead of corrupting the state. Dispose wipes the native state
+    /// and the copy of the key; a hasher that is never disposed has its native state wiped and
+    /// freed when it is collected.
     /// </summary>
     public sealed class IncrementalHasher : IDisposable
     {
         readonly AlgorithmInfo info;
         readonly byte[] key;    // our copy, wiped on Dispose
         readonly byte[] custom;
-        IntPtr state;           // LWC_HASH_STATE_BYTES of unmanaged memory
-        bool live;
+        readonly HashStateHandle state;
+        int busy;               // 1 while a call runs (Interlocked)
+        volatile bool disposed;
 
         public AlgorithmInfo Algorithm { get { return info; } }
         /// <summary>Bytes GetHashAndReset() returns.</summary>
@@ -236,8 +287,13 @@ namespace Lwc
                 throw new ArgumentException(info.Name + " takes no customization", "customization");
             this.key = key == null ? null : (byte[])key.Clone();
             custom = customization == null ? null : (byte[])customization.Clone();
-            state = Marshal.AllocHGlobal(Native.HashStateBytes);
-            Init();
+            state = HashStateHandle.Allocate();
+            try { Init(); }
+            catch
+            {
+                Dispose();
+                throw;
+            }
         }
 
         unsafe void Init()
@@ -249,12 +305,28 @@ namespace Lwc
                     (UIntPtr)(custom == null ? 0 : custom.Length));
             }
             if (rc != 0) throw new ArgumentException(Native.LastError());
-            live = true;
+            state.Initialized = true;
         }
 
-        void CheckAlive()
+        // Every public call runs between Enter and Exit.
+        void Enter()
         {
-            if (state == IntPtr.Zero) throw new ObjectDisposedException("IncrementalHasher");
+            if (Interlocked.CompareExchange(ref busy, 1, 0) != 0)
+                throw new InvalidOperationException("lwc: this IncrementalHasher is in use by another call " +
+                    "(one call at a time)");
+            if (disposed)
+            {
+                Volatile.Write(ref busy, 0);
+                throw new ObjectDisposedException("IncrementalHasher");
+            }
+        }
+
+        void Exit() { Volatile.Write(ref busy, 0); }
+
+        void Reset()
+        {
+            state.Free();
+            Init();
         }
 
         public void AppendData(byte[] data)
@@ -268,24 +340,32 @@ namespace Lwc
             if (data == null) throw new ArgumentNullException("data");
             if (offset < 0 || count < 0 || offset > data.Length - count)
                 throw new ArgumentOutOfRangeException("count", "offset and count are outside data");
-            CheckAlive();
-            if (count == 0) return;
-            int rc;
-            fixed (byte* p = data) { rc = Native.lwc_hash_update(state, p + offset, (UIntPtr)count); }
-            if (rc != 0) throw new InvalidOperationException(Native.LastError());
+            Enter();
+            try
+            {
+                if (count == 0) return;
+                int rc;
+                fixed (byte* p = data) { rc = Native.lwc_hash_update(state, p + offset, (UIntPtr)count); }
+                if (rc != 0) throw new InvalidOperationException(Native.LastError());
+            }
+            finally { Exit(); }
         }
 
         /// <summary>Appends data (a span: no copy, no allocation).</summary>
         public unsafe void AppendData(ReadOnlySpan<byte> data)
         {
-            CheckAlive();
-            if (data.IsEmpty) return;
-            int rc;
-            fixed (byte* p = &MemoryMarshal.GetReference(data)) { rc = Native.lwc_hash_update(state, p, (UIntPtr)data.Length); }
-            if (rc != 0) throw new InvalidOperationException(Native.LastError());
+            Enter();
+            try
+            {
+                if (data.IsEmpty) return;
+                int rc;
+                fixed (byte* p = &MemoryMarshal.GetReference(data)) { rc = Native.lwc_hash_update(state, p, (UIntPtr)data.Length); }
+                if (rc != 0) throw new InvalidOperationException(Native.LastError());
+            }
+            finally { Exit(); }
         }
 
-        unsafe byte[] Squeeze(IntPtr st, int outputLength)
+        static unsafe byte[] Squeeze(HashStateHandle st, int outputLength)
         {
             var output = new byte[outputLength];
             int rc;
@@ -306,15 +386,14 @@ namespace Lwc
         /// <summary>outputLength bytes of output (XOF/PRF any length; hash at most the digest size).</summary>
         public byte[] GetHashAndReset(int outputLength)
         {
-            CheckAlive();
             CheckOutput(outputLength);
-            try { return Squeeze(state, outputLength); }
-            finally
+            Enter();
+            try
             {
-                Native.lwc_hash_free(state);
-                live = false;
-                Init();
+                try { return Squeeze(state, outputLength); }
+                finally { Reset(); }
             }
+            finally { Exit(); }
         }
 
         // The span forms check everything before the state is touched: a destination too short
@@ -327,7 +406,7 @@ namespace Lwc
                     " writes " + outputLength, "destination");
         }
 
-        unsafe void SqueezeInto(IntPtr st, Span<byte> destination, int outputLength)
+        static unsafe void SqueezeInto(HashStateHandle st, Span<byte> destination, int outputLength)
         {
             int rc;
             fixed (byte* p = &MemoryMarshal.GetReference(destination)) { rc = Native.lwc_hash_squeeze(st, p, (UIntPtr)outputLength); }
@@ -337,24 +416,20 @@ namespace Lwc
         void SqueezeAndReset(Span<byte> destination, int outputLength)
         {
             try { SqueezeInto(state, destination, outputLength); }
-            finally
-            {
-                Native.lwc_hash_free(state);
-                live = false;
-                Init();
-            }
+            finally { Reset(); }
         }
 
-        void SqueezeCopy(Span<byte> destination, int outputLength)
+        // A copy of the state, to squeeze the output so far without ending this one.
+        HashStateHandle CopyState()
         {
-            IntPtr copy = Marshal.AllocHGlobal(Native.HashStateBytes);
-            try
+            var copy = HashStateHandle.Allocate();
+            if (Native.lwc_hash_copy(copy, state) != 0)
             {
-                if (Native.lwc_hash_copy(copy, state) != 0) throw new InvalidOperationException(Native.LastError());
-                try { SqueezeInto(copy, destination, outputLength); }
-                finally { Native.lwc_hash_free(copy); }
+                copy.Dispose();
+                throw new InvalidOperationException(Native.LastError());
             }
-            finally { Marshal.FreeHGlobal(copy); }
+            copy.Initialized = true;
+            return copy;
         }
 
         /// <summary>Writes the digest (HashLengthInBytes bytes) to the start of destination and
@@ -367,9 +442,10 @@ namespace Lwc
         /// ArgumentException when destination is shorter (then nothing is written and nothing reset).</summary>
         public int GetHashAndReset(Span<byte> destination, int outputLength)
         {
-            CheckAlive();
             CheckDestination(destination, outputLength);
-            SqueezeAndReset(destination, outputLength);
+            Enter();
+            try { SqueezeAndReset(destination, outputLength); }
+            finally { Exit(); }
             return outputLength;
         }
 
@@ -384,11 +460,15 @@ namespace Lwc
         /// nothing written, nothing reset) when destination is too short.</summary>
         public bool TryGetHashAndReset(Span<byte> destination, int outputLength, out int bytesWritten)
         {
-            CheckAlive();
             CheckOutput(outputLength);
             bytesWritten = 0;
-            if (destination.Length < outputLength) return false;
-            SqueezeAndReset(destination, outputLength);
+            Enter();
+            try
+            {
+                if (destination.Length < outputLength) return false;
+                SqueezeAndReset(destination, outputLength);
+            }
+            finally { Exit(); }
             bytesWritten = outputLength;
             return true;
         }
@@ -399,9 +479,13 @@ namespace Lwc
 
         public int GetCurrentHash(Span<byte> destination, int outputLength)
         {
-            CheckAlive();
             CheckDestination(destination, outputLength);
-            SqueezeCopy(destination, outputLength);
+            Enter();
+            try
+            {
+                using (var copy = CopyState()) SqueezeInto(copy, destination, outputLength);
+            }
+            finally { Exit(); }
             return outputLength;
         }
 
@@ -412,11 +496,15 @@ namespace Lwc
 
         public bool TryGetCurrentHash(Span<byte> destination, int outputLength, out int bytesWritten)
         {
-            CheckAlive();
             CheckOutput(outputLength);
             bytesWritten = 0;
-            if (destination.Length < outputLength) return false;
-            SqueezeCopy(destination, outputLength);
+            Enter();
+            try
+            {
+                if (destination.Length < outputLength) return false;
+                using (var copy = CopyState()) SqueezeInto(copy, destination, outputLength);
+            }
+            finally { Exit(); }
             bytesWritten = outputLength;
             return true;
         }
@@ -426,66 +514,83 @@ namespace Lwc
 
         public byte[] GetCurrentHash(int outputLength)
         {
-            CheckAlive();
             CheckOutput(outputLength);
-            IntPtr copy = Marshal.AllocHGlobal(Native.HashStateBytes);
+            Enter();
             try
             {
-                if (Native.lwc_hash_copy(copy, state) != 0) throw new InvalidOperationException(Native.LastError());
-                try { return Squeeze(copy, outputLength); }
-                finally { Native.lwc_hash_free(copy); }
+                using (var copy = CopyState()) return Squeeze(copy, outputLength);
             }
-            finally { Marshal.FreeHGlobal(copy); }
+            finally { Exit(); }
         }
 
-        /// <summary>MAC/PRF: true when tag equals the output so far (constant time); then starts over.</summary>
-        public unsafe bool VerifyHashAndReset(byte[] tag)
+        void CheckKeyed()
+        {
+            if (info.Kind != AlgorithmKind.Mac && info.Kind != AlgorithmKind.Prf)
+                throw new InvalidOperationException("lwc: " + info.Name + " is not a MAC or PRF: nothing to verify");
+        }
+
+        // Verifies against tagLength bytes of output (tagLength configured by the caller, never
+        // taken from tag) and starts over. A tag of another length fails without a native call.
+        unsafe bool VerifyAndReset(ReadOnlySpan<byte> tag, int tagLength, bool truncated)
+        {
+            CheckKeyed();
+            Enter();
+            try
+            {
+                try
+                {
+                    if (tag.Length != tagLength) return false;
+                    fixed (byte* p = &MemoryMarshal.GetReference(tag))
+                    {
+                        return (truncated ? Native.HashVerifyTruncated(state, p, (UIntPtr)tagLength)
+                            : Native.lwc_hash_verify(state, p, (UIntPtr)tagLength)) == 0;
+                    }
+                }
+                finally { Reset(); }
+            }
+            finally { Exit(); }
+        }
+
+        /// <summary>MAC/PRF: true when tag is the full output so far (HashLengthInBytes bytes;
+        /// constant time); then starts over. A tag of any other length is false: truncated tags
+        /// only through <see cref="VerifyHashAndResetTruncated(byte[], int)"/>.</summary>
+        public bool VerifyHashAndReset(byte[] tag)
         {
             if (tag == null) throw new ArgumentNullException("tag");
-            CheckAlive();
-            try
-            {
-                fixed (byte* p = tag) { return Native.lwc_hash_verify(state, p, (UIntPtr)tag.Length) == 0; }
-            }
-            finally
-            {
-                Native.lwc_hash_free(state);
-                live = false;
-                Init();
-            }
+            return VerifyAndReset(tag, info.OutputSize, false);
         }
 
-        /// <summary>MAC/PRF: true when tag equals the output so far (constant time); then starts over.</summary>
-        public unsafe bool VerifyHashAndReset(ReadOnlySpan<byte> tag)
+        /// <summary>As <see cref="VerifyHashAndReset(byte[])"/>: the full tag only.</summary>
+        public bool VerifyHashAndReset(ReadOnlySpan<byte> tag)
         {
-            CheckAlive();
-            try
-            {
-                fixed (byte* p = &MemoryMarshal.GetReference(tag)) { return Native.lwc_hash_verify(state, p, (UIntPtr)tag.Length) == 0; }
-            }
-            finally
-            {
-                Native.lwc_hash_free(state);
-                live = false;
-                Init();
-            }
+            return VerifyAndReset(tag, info.OutputSize, false);
         }
 
-        void Release()
+        /// <summary>MAC/PRF: true when tag is the first tagLength bytes of the output so far;
+        /// then starts over. tagLength is the length your protocol fixes (from
+        /// Algorithm.MinTagSize to HashLengthInBytes), never the length of a tag received: a tag
+        /// of another length is false. Shorter tags are easier to forge.</summary>
+        public bool VerifyHashAndResetTruncated(byte[] tag, int tagLength)
         {
-            if (state == IntPtr.Zero) return;
-            if (live) Native.lwc_hash_free(state);
-            Marshal.FreeHGlobal(state);
-            state = IntPtr.Zero;
-            if (key != null) Array.Clear(key, 0, key.Length);
+            if (tag == null) throw new ArgumentNullException("tag");
+            return VerifyHashAndResetTruncated(new ReadOnlySpan<byte>(tag), tagLength);
         }
 
+        /// <summary>As <see cref="VerifyHashAndResetTruncated(byte[], int)"/>.</summary>
+        public bool VerifyHashAndResetTruncated(ReadOnlySpan<byte> tag, int tagLength)
+        {
+            CheckKeyed();
+            Hash.CheckTruncatedLength(info, tagLength);
+            return VerifyAndReset(tag, tagLength, true);
+        }
+
+        /// <summary>Wipes the native state and the copy of the key. Calls after it throw
+        /// ObjectDisposedException; a second Dispose does nothing.</summary>
         public void Dispose()
         {
-            Release();
-            GC.SuppressFinalize(this);
+            disposed = true;
+            state.Dispose();
+            if (key != null) Array.Clear(key, 0, key.Length);
         }
-
-        ~IncrementalHasher() { Release(); }
     }
 }

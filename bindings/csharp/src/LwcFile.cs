@@ -74,6 +74,21 @@ namespace Lwc
             return new byte[size];
         }
 
+        // A Stream is the caller's code: a count outside 0..count would make the native side read
+        // past the buffer (encrypting whatever lies behind it) or lose data. Refused, loudly.
+        internal static int CheckedCount(Stream stream, int n, int count)
+        {
+            if (n < 0 || n > count)
+                throw new IOException("lwc: " + stream.GetType().FullName + ".Read returned " + n + " for a buffer of " +
+                    count + " bytes");
+            return n;
+        }
+
+        internal static int ReadChecked(Stream stream, byte[] buffer, int offset, int count)
+        {
+            return CheckedCount(stream, stream.Read(buffer, offset, count), count);
+        }
+
         // Feeds input through s; emit gets each piece of output (valid until the next call).
         static unsafe void Run(StreamHandle s, Stream input, Action<byte[], int> emit)
         {
@@ -84,7 +99,7 @@ namespace Lwc
             {
                 int n;
                 UIntPtr outlen;
-                while ((n = input.Read(inbuf, 0, inbuf.Length)) > 0)
+                while ((n = ReadChecked(input, inbuf, 0, inbuf.Length)) > 0)
                 {
                     long bound = (long)Native.lwc_stream_push_bound(s, (UIntPtr)n);
                     outbuf = Grow(outbuf, bound);
@@ -120,6 +135,7 @@ namespace Lwc
         {
             if (input == null) throw new ArgumentNullException("input");
             if (output == null) throw new ArgumentNullException("output");
+            if (ReferenceEquals(input, output)) throw new ArgumentException("input and output are the same stream", "output");
             CheckKey(key);
             var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
             if (!info.StreamSupported)
@@ -142,6 +158,7 @@ namespace Lwc
         {
             if (input == null) throw new ArgumentNullException("input");
             if (output == null) throw new ArgumentNullException("output");
+            if (ReferenceEquals(input, output)) throw new ArgumentException("input and output are the same stream", "output");
             CheckKey(key);
             if (threads < 0) throw new ArgumentOutOfRangeException("threads");
             IntPtr h = Native.lwc_stream_decrypt_new((uint)threads, key);
@@ -173,7 +190,7 @@ namespace Lwc
                     spill.Position = 0;
                     var buf = new byte[ReadSize];
                     int n;
-                    while ((n = spill.Read(buf, 0, buf.Length)) > 0) output.Write(buf, 0, n);
+                    while ((n = ReadChecked(spill, buf, 0, buf.Length)) > 0) output.Write(buf, 0, n);
                     Array.Clear(buf, 0, buf.Length);
                 }
                 output.Flush();
@@ -185,38 +202,46 @@ namespace Lwc
             }
         }
 
-        /// <summary>Encrypts a file as `lwc encrypt -o` does.</summary>
+        /// <summary>Encrypts a file as `lwc encrypt -o` does: the output is written to a temporary
+        /// file in the same folder, synced and renamed, so an existing outputPath is replaced only
+        /// by a complete file (and only with overwrite) and is left as it was on any failure.
+        /// inputPath and outputPath must differ. ArgumentException for a path with a NUL or
+        /// another invalid character.</summary>
         public static void EncryptFile(string inputPath, string outputPath, byte[] key,
             string algorithm = DefaultAlgorithm, int chunkSize = 0, bool overwrite = false, int threads = 0)
         {
-            if (inputPath == null) throw new ArgumentNullException("inputPath");
-            if (outputPath == null) throw new ArgumentNullException("outputPath");
+            byte[] inPath = Native.PathBytes(inputPath, "inputPath");
+            byte[] outPath = Native.PathBytes(outputPath, "outputPath");
             CheckKey(key);
-            Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
-            if (Native.lwc_stream_encrypt_file(algorithm, ChunkShift(chunkSize), (uint)Math.Max(threads, 0), key,
-                    inputPath, outputPath, overwrite ? 1 : 0) != 0)
+            var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
+            if (threads < 0) throw new ArgumentOutOfRangeException("threads");
+            uint shift = ChunkShift(chunkSize);
+            if (Native.lwc_stream_encrypt_file(info.NamePtr, shift, (uint)threads, key, inPath, outPath,
+                    overwrite ? 1 : 0) != 0)
                 throw new IOException("lwc: " + Native.LastError());
         }
 
-        /// <summary>Decrypts a file as `lwc decrypt -o` does: outputPath appears (atomically) only
-        /// after the last chunk verified.</summary>
+        /// <summary>Decrypts a file as `lwc decrypt -o` does: outputPath appears (atomically,
+        /// through a temporary file in the same folder, synced and renamed) only after the last
+        /// chunk verified; on any failure an existing outputPath is left as it was. inputPath and
+        /// outputPath must differ.</summary>
         public static void DecryptFile(string inputPath, string outputPath, byte[] key, bool overwrite = false,
             int threads = 0)
         {
-            if (inputPath == null) throw new ArgumentNullException("inputPath");
-            if (outputPath == null) throw new ArgumentNullException("outputPath");
+            byte[] inPath = Native.PathBytes(inputPath, "inputPath");
+            byte[] outPath = Native.PathBytes(outputPath, "outputPath");
             CheckKey(key);
-            if (Native.lwc_stream_decrypt_file((uint)Math.Max(threads, 0), key, inputPath, outputPath,
-                    overwrite ? 1 : 0) != 0)
+            if (threads < 0) throw new ArgumentOutOfRangeException("threads");
+            if (Native.lwc_stream_decrypt_file((uint)threads, key, inPath, outPath, overwrite ? 1 : 0) != 0)
                 throw new CryptographicException("lwc: " + Native.LastError());
         }
 
         /// <summary>Reads a key file ("lwc-key-v1 ..." as `lwc keygen` writes, mode 0600).</summary>
         public static byte[] LoadKey(string path)
         {
-            if (path == null) throw new ArgumentNullException("path");
+            byte[] p = Native.PathBytes(path, "path");
             var key = new byte[KeySize];
-            if (Native.lwc_stream_load_key(key, path) != 0)
+            if (Native.lwc_stream_load_key(key, p) != 0)
             {
                 Array.Clear(key, 0, key.Length);
                 throw new IOException("lwc: " + Native.LastError());
@@ -227,9 +252,9 @@ namespace Lwc
         /// <summary>Writes a key file as `lwc keygen -o` does (mode 0600).</summary>
         public static void SaveKey(string path, byte[] key, bool overwrite = false)
         {
-            if (path == null) throw new ArgumentNullException("path");
+            byte[] p = Native.PathBytes(path, "path");
             CheckKey(key);
-            if (Native.lwc_stream_save_key(path, key, overwrite ? 1 : 0) != 0)
+            if (Native.lwc_stream_save_key(p, key, overwrite ? 1 : 0) != 0)
                 throw new IOException("lwc: " + Native.LastError());
         }
 

@@ -6,6 +6,7 @@
 // transform does, since liblwc already spreads a batch over its own threads.
 using System;
 using System.IO;
+using System.Runtime.InteropServices;
 using System.Security.Cryptography;
 using System.Threading;
 using System.Threading.Tasks;
@@ -26,8 +27,10 @@ namespace Lwc
     /// is never a shorter file that verifies (at most, when the inner stream took all of the last
     /// write before it reported the cancellation, it is the whole file). Discard it. FlushAsync
     /// hands the output nothing new, so a cancelled one changes nothing.
-    /// Write-only, not seekable, not thread-safe (one operation at a time: a call while an async
-    /// one is pending throws InvalidOperationException).
+    /// Write-only, not seekable. One operation at a time: a call while another runs (on another
+    /// thread, or from the output stream's own code) or while an async one is pending throws
+    /// InvalidOperationException. The span and Memory forms encrypt straight from the caller's
+    /// memory: no pooled or temporary buffer ever holds the plaintext.
     /// </summary>
     public sealed class LwcEncryptStream : Stream
     {
@@ -36,7 +39,9 @@ namespace Lwc
         readonly bool leaveOpen;
         StreamHandle s;
         byte[] outbuf = new byte[0];
-        bool finished, failed, disposed, pending;
+        bool finished, failed;
+        volatile bool disposed;
+        int busy;   // 1 while a call runs, or an async call's task is pending (Interlocked)
 
         /// <summary>chunkSize: plaintext bytes per chunk (a power of two from 64 to 1 MiB; 0 =
         /// 64 KiB); threads: 0 = one per core; leaveOpen: keep output open on Dispose.</summary>
@@ -64,13 +69,24 @@ namespace Lwc
         public override bool CanSeek { get { return false; } }
         public override bool CanWrite { get { return !disposed && !finished && !failed; } }
 
-        void Usable()
+        // Every call that touches the native stream runs between Enter and Exit: a second call
+        // meanwhile (another thread, or the output stream calling back into this one) is refused.
+        void Enter()
         {
             if (disposed) throw new ObjectDisposedException("LwcEncryptStream");
-            if (pending) throw new InvalidOperationException("lwc: an asynchronous operation on this stream is pending");
-            if (failed) throw new InvalidOperationException("lwc: an earlier write to this stream failed or was cancelled");
-            if (finished) throw new InvalidOperationException("lwc: the stream already ended (FlushFinalBlock)");
+            if (Interlocked.CompareExchange(ref busy, 1, 0) != 0)
+                throw new InvalidOperationException("lwc: another operation on this stream is running or pending " +
+                    "(one at a time)");
+            string refusal = failed ? "lwc: an earlier write to this stream failed or was cancelled"
+                : finished ? "lwc: the stream already ended (FlushFinalBlock)" : null;
+            if (refusal != null)
+            {
+                Exit();
+                throw new InvalidOperationException(refusal);
+            }
         }
+
+        void Exit() { Volatile.Write(ref busy, 0); }
 
         static void CheckBuffer(byte[] buffer, int offset, int count)
         {
@@ -79,21 +95,23 @@ namespace Lwc
             if (count < 0 || count > buffer.Length - offset) throw new ArgumentOutOfRangeException("count");
         }
 
-        // Encrypts buffer[offset, offset + n) (n <= MaxPush) into outbuf; returns the bytes of
-        // output it released. Kept apart from the loops because an async method cannot pin.
-        unsafe int Push(byte[] buffer, int offset, int n)
+        // Encrypts piece (at most MaxPush bytes) into outbuf; returns the bytes of output it
+        // released. Kept apart from the loops because an async method cannot pin.
+        unsafe int Push(ReadOnlySpan<byte> piece)
         {
-            long bound = (long)Native.lwc_stream_push_bound(s, (UIntPtr)n);
+            long bound = (long)Native.lwc_stream_push_bound(s, (UIntPtr)piece.Length);
             outbuf = LwcFile.Grow(outbuf, bound);
             int rc;
             UIntPtr outlen;
-            fixed (byte* po = outbuf) fixed (byte* pi = buffer)
+            fixed (byte* po = outbuf) fixed (byte* pi = &MemoryMarshal.GetReference(piece))
             {
-                rc = Native.lwc_stream_push(s, po, (UIntPtr)outbuf.Length, out outlen, pi + offset, (UIntPtr)n);
+                rc = Native.lwc_stream_push(s, po, (UIntPtr)outbuf.Length, out outlen, pi, (UIntPtr)piece.Length);
             }
             if (rc != 0) throw LwcFile.Failure(s);
             return (int)outlen;
         }
+
+        int Push(ReadOnlyMemory<byte> piece) { return Push(piece.Span); }
 
         // The last chunk (and whatever the native stream still held) into outbuf.
         unsafe int Final()
@@ -110,16 +128,25 @@ namespace Lwc
         public override void Write(byte[] buffer, int offset, int count)
         {
             CheckBuffer(buffer, offset, count);
-            Usable();
+            WriteSpan(new ReadOnlySpan<byte>(buffer, offset, count));
+        }
+
+#if !NETSTANDARD2_0
+        /// <summary>As Write(byte[], int, int), from a span: no copy of the plaintext is made.</summary>
+        public override void Write(ReadOnlySpan<byte> buffer) { WriteSpan(buffer); }
+#endif
+
+        void WriteSpan(ReadOnlySpan<byte> buffer)
+        {
+            Enter();
             try
             {
-                while (count > 0)
+                while (buffer.Length > 0)
                 {
-                    int n = Math.Min(count, MaxPush);
-                    int m = Push(buffer, offset, n);
+                    int n = Math.Min(buffer.Length, MaxPush);
+                    int m = Push(buffer.Slice(0, n));
                     if (m > 0) output.Write(outbuf, 0, m);
-                    offset += n;
-                    count -= n;
+                    buffer = buffer.Slice(n);
                 }
             }
             catch
@@ -129,6 +156,12 @@ namespace Lwc
                 failed = true;
                 throw;
             }
+            finally { Exit(); }
+        }
+
+        public override unsafe void WriteByte(byte value)
+        {
+            WriteSpan(new ReadOnlySpan<byte>(&value, 1));
         }
 
         /// <summary>As Write, with the inner stream's WriteAsync. A token cancelled before the
@@ -137,29 +170,42 @@ namespace Lwc
         public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
         {
             CheckBuffer(buffer, offset, count);
-            if (cancellationToken.IsCancellationRequested) return Task.FromCanceled(cancellationToken);
-            Usable();
-            pending = true;
-            return WriteCore(buffer, offset, count, cancellationToken);
+            return StartWrite(new ReadOnlyMemory<byte>(buffer, offset, count), cancellationToken);
         }
 
-        async Task WriteCore(byte[] buffer, int offset, int count, CancellationToken token)
+#if !NETSTANDARD2_0
+        /// <summary>As WriteAsync(byte[], int, int, CancellationToken), from memory: no copy of the
+        /// plaintext is made. buffer must not change until the task completes.</summary>
+        public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new ValueTask(StartWrite(buffer, cancellationToken));
+        }
+#endif
+
+        Task StartWrite(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken)
+        {
+            if (cancellationToken.IsCancellationRequested) return Task.FromCanceled(cancellationToken);
+            Enter();
+            return WriteCore(buffer, cancellationToken);
+        }
+
+        async Task WriteCore(ReadOnlyMemory<byte> buffer, CancellationToken token)
         {
             try
             {
                 bool first = true;
-                while (count > 0)
+                while (buffer.Length > 0)
                 {
                     // The first piece was checked by the caller; between pieces the native stream
                     // has taken input already, so stopping here fails the stream (below).
                     if (!first) token.ThrowIfCancellationRequested();
                     first = false;
-                    int n = Math.Min(count, MaxPush);
-                    int m = Push(buffer, offset, n);
+                    int n = Math.Min(buffer.Length, MaxPush);
+                    int m = Push(buffer.Slice(0, n));
                     if (m > 0) await output.WriteAsync(outbuf, 0, m, token).ConfigureAwait(false);
                     if (disposed) throw new ObjectDisposedException("LwcEncryptStream");
-                    offset += n;
-                    count -= n;
+                    buffer = buffer.Slice(n);
                 }
             }
             catch
@@ -167,14 +213,14 @@ namespace Lwc
                 failed = true;
                 throw;
             }
-            finally { pending = false; }
+            finally { Exit(); }
         }
 
         /// <summary>Writes the last chunk (a possibly empty remainder) and flushes output; no
         /// write is possible after it. Without it the output is not a complete lwc file.</summary>
         public void FlushFinalBlock()
         {
-            Usable();
+            Enter();
             try
             {
                 int m = Final();
@@ -187,6 +233,7 @@ namespace Lwc
                 failed = true;
                 throw;
             }
+            finally { Exit(); }
         }
 
         /// <summary>As FlushFinalBlock, with the inner stream's WriteAsync and FlushAsync. A token
@@ -197,8 +244,7 @@ namespace Lwc
         public Task FlushFinalBlockAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             if (cancellationToken.IsCancellationRequested) return Task.FromCanceled(cancellationToken);
-            Usable();
-            pending = true;
+            Enter();
             return FinalCore(cancellationToken);
         }
 
@@ -217,7 +263,7 @@ namespace Lwc
                 failed = true;
                 throw;
             }
-            finally { pending = false; }
+            finally { Exit(); }
         }
 
         /// <summary>Flushes the inner stream; a chunk is written only once it is full, so the
@@ -237,7 +283,31 @@ namespace Lwc
             return output.FlushAsync(cancellationToken);
         }
 
+        // Write-only: the read forms throw here rather than in a base class that would rent a
+        // buffer first.
         public override int Read(byte[] buffer, int offset, int count) { throw new NotSupportedException("LwcEncryptStream is write-only"); }
+#if !NETSTANDARD2_0
+        public override int Read(Span<byte> buffer) { throw new NotSupportedException("LwcEncryptStream is write-only"); }
+#endif
+        public override int ReadByte() { throw new NotSupportedException("LwcEncryptStream is write-only"); }
+        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+        {
+            throw new NotSupportedException("LwcEncryptStream is write-only");
+        }
+#if !NETSTANDARD2_0
+        public override ValueTask<int> ReadAsync(Memory<byte> buffer,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            throw new NotSupportedException("LwcEncryptStream is write-only");
+        }
+#endif
+#if !NETSTANDARD2_0
+        public override void CopyTo(Stream destination, int bufferSize) { throw new NotSupportedException("LwcEncryptStream is write-only"); }
+#endif
+        public override Task CopyToAsync(Stream destination, int bufferSize, CancellationToken cancellationToken)
+        {
+            throw new NotSupportedException("LwcEncryptStream is write-only");
+        }
         public override long Seek(long offset, SeekOrigin origin) { throw new NotSupportedException(); }
         public override void SetLength(long value) { throw new NotSupportedException(); }
         public override long Length { get { throw new NotSupportedException(); } }
@@ -276,8 +346,12 @@ namespace Lwc
     /// from wherever the inner stream is. If the cancelled inner read lost bytes, the file no
     /// longer verifies from there and a later read throws LwcFileException: a gap is never taken
     /// for data, so nothing unverified is released either way.
-    /// Read-only, not seekable, not thread-safe (one operation at a time: a call while an async
-    /// one is pending throws InvalidOperationException).
+    /// A Read count the input stream reports outside 0..requested, or an exception from it, fails
+    /// the stream (IOException or that exception, now and at every later read).
+    /// Read-only, not seekable. One operation at a time: a call while another runs (on another
+    /// thread, or from the input stream's own code) or while an async one is pending throws
+    /// InvalidOperationException. Read(Span), ReadAsync(Memory), ReadByte, CopyTo and
+    /// CopyToAsync are its own: no pooled or temporary buffer ever holds the plaintext.
     /// </summary>
     public sealed class LwcDecryptStream : Stream
     {
@@ -288,7 +362,9 @@ namespace Lwc
         readonly byte[] inbuf = new byte[ReadSize];
         byte[] outbuf;
         int outPos, outLen;
-        bool verified, disposed, pending;
+        bool verified;
+        volatile bool disposed;
+        int busy;   // 1 while a call runs, or an async call's task is pending (Interlocked)
         Exception fault;
 
         /// <summary>threads: 0 = one per core; leaveOpen: keep input open on Dispose.</summary>
@@ -318,6 +394,9 @@ namespace Lwc
         // it releases. Kept apart from the read loops because an async method cannot pin.
         unsafe void Process(int n)
         {
+            // n is a count the input stream returned, checked by the caller; checked again here
+            // because the native side reads n bytes from inbuf.
+            if (n < 0 || n > inbuf.Length) throw new InvalidOperationException("lwc: input count out of range");
             // The bound depends on the state (the chunk size is known once the header was read).
             long bound = (long)(n > 0 ? Native.lwc_stream_push_bound(s, (UIntPtr)n) : Native.lwc_stream_final_bound(s));
             outbuf = LwcFile.Grow(outbuf, bound);
@@ -344,6 +423,18 @@ namespace Lwc
             if (n == 0) verified = true;
         }
 
+        // A failure of the input stream itself (an exception, a count out of range) leaves the
+        // native stream short of input: it fails this stream for good, as a bad file does.
+        int ReadInput()
+        {
+            try { return LwcFile.ReadChecked(input, inbuf, 0, inbuf.Length); }
+            catch (Exception e)
+            {
+                fault = e;
+                throw;
+            }
+        }
+
         static void CheckBuffer(byte[] buffer, int offset, int count)
         {
             if (buffer == null) throw new ArgumentNullException("buffer");
@@ -351,34 +442,63 @@ namespace Lwc
             if (count < 0 || count > buffer.Length - offset) throw new ArgumentOutOfRangeException("count");
         }
 
-        void Usable()
+        // Every call runs between Enter and Exit: a second call meanwhile (another thread, or
+        // the input stream calling back into this one) is refused.
+        void Enter()
         {
             if (disposed) throw new ObjectDisposedException("LwcDecryptStream");
-            if (pending) throw new InvalidOperationException("lwc: an asynchronous operation on this stream is pending");
+            if (Interlocked.CompareExchange(ref busy, 1, 0) != 0)
+                throw new InvalidOperationException("lwc: another operation on this stream is running or pending " +
+                    "(one at a time)");
         }
 
-        // Hands out up to count bytes of verified plaintext already held, wiping our copy.
-        int Take(byte[] buffer, int offset, int count)
+        void Exit() { Volatile.Write(ref busy, 0); }
+
+        // Hands out up to destination.Length bytes of verified plaintext already held, wiping
+        // our copy.
+        int Take(Span<byte> destination)
         {
-            int k = Math.Min(count, outLen - outPos);
-            Buffer.BlockCopy(outbuf, outPos, buffer, offset, k);
+            int k = Math.Min(destination.Length, outLen - outPos);
+            new ReadOnlySpan<byte>(outbuf, outPos, k).CopyTo(destination);
             Array.Clear(outbuf, outPos, k);
             outPos += k;
             return k;
         }
 
+        int Take(Memory<byte> destination) { return Take(destination.Span); }
+
         public override int Read(byte[] buffer, int offset, int count)
         {
             CheckBuffer(buffer, offset, count);
-            Usable();
-            if (fault != null) throw fault;
-            if (count == 0) return 0;
-            while (outPos == outLen)
+            return ReadSpan(new Span<byte>(buffer, offset, count));
+        }
+
+#if !NETSTANDARD2_0
+        /// <summary>As Read(byte[], int, int), into a span: the plaintext goes nowhere else.</summary>
+        public override int Read(Span<byte> buffer) { return ReadSpan(buffer); }
+#endif
+
+        int ReadSpan(Span<byte> buffer)
+        {
+            Enter();
+            try
             {
-                if (verified) return 0;
-                Process(input.Read(inbuf, 0, inbuf.Length));
+                if (fault != null) throw fault;
+                if (buffer.Length == 0) return 0;
+                while (outPos == outLen)
+                {
+                    if (verified) return 0;
+                    Process(ReadInput());
+                }
+                return Take(buffer);
             }
-            return Take(buffer, offset, count);
+            finally { Exit(); }
+        }
+
+        public override unsafe int ReadByte()
+        {
+            byte b;
+            return ReadSpan(new Span<byte>(&b, 1)) == 0 ? -1 : b;
         }
 
         /// <summary>As Read, with the inner stream's ReadAsync (see the class summary for
@@ -387,17 +507,36 @@ namespace Lwc
         public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
         {
             CheckBuffer(buffer, offset, count);
-            if (cancellationToken.IsCancellationRequested) return Task.FromCanceled<int>(cancellationToken);
-            Usable();
-            if (fault != null) return Task.FromException<int>(fault);
-            if (count == 0) return Task.FromResult(0);
-            if (outPos < outLen) return Task.FromResult(Take(buffer, offset, count));
-            if (verified) return Task.FromResult(0);
-            pending = true;
-            return ReadCore(buffer, offset, count, cancellationToken);
+            return StartRead(new Memory<byte>(buffer, offset, count), cancellationToken);
         }
 
-        async Task<int> ReadCore(byte[] buffer, int offset, int count, CancellationToken token)
+#if !NETSTANDARD2_0
+        /// <summary>As ReadAsync(byte[], int, int, CancellationToken), into memory.</summary>
+        public override ValueTask<int> ReadAsync(Memory<byte> buffer,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return new ValueTask<int>(StartRead(buffer, cancellationToken));
+        }
+#endif
+
+        Task<int> StartRead(Memory<byte> buffer, CancellationToken cancellationToken)
+        {
+            if (cancellationToken.IsCancellationRequested) return Task.FromCanceled<int>(cancellationToken);
+            Enter();
+            bool started = false;
+            try
+            {
+                if (fault != null) return Task.FromException<int>(fault);
+                if (buffer.Length == 0) return Task.FromResult(0);
+                if (outPos < outLen) return Task.FromResult(Take(buffer));
+                if (verified) return Task.FromResult(0);
+                started = true;
+                return ReadCore(buffer, cancellationToken);
+            }
+            finally { if (!started) Exit(); }
+        }
+
+        async Task<int> ReadCore(Memory<byte> buffer, CancellationToken token)
         {
             try
             {
@@ -407,16 +546,109 @@ namespace Lwc
                     // Cancelled here or inside the inner read, nothing was handed out and the
                     // native stream took nothing: the stream stays as it was.
                     token.ThrowIfCancellationRequested();
-                    int n = await input.ReadAsync(inbuf, 0, inbuf.Length, token).ConfigureAwait(false);
-                    if (disposed) throw new ObjectDisposedException("LwcDecryptStream");
-                    Process(n);
+                    Process(await ReadInputAsync(token).ConfigureAwait(false));
                 }
-                return Take(buffer, offset, count);
+                return Take(buffer);
             }
-            finally { pending = false; }
+            finally { Exit(); }
         }
 
+        async Task<int> ReadInputAsync(CancellationToken token)
+        {
+            int n = await input.ReadAsync(inbuf, 0, inbuf.Length, token).ConfigureAwait(false);
+            if (disposed) throw new ObjectDisposedException("LwcDecryptStream");
+            try { return LwcFile.CheckedCount(input, n, inbuf.Length); }
+            catch (Exception e)
+            {
+                fault = e;
+                throw;
+            }
+        }
+
+#if !NETSTANDARD2_0
+        /// <summary>Writes the rest of the plaintext to destination, a batch of chunks at a time,
+        /// each only after it verified (no buffer of the base class holds plaintext). On a failure
+        /// of the file, destination has what verified before it (see the class summary).</summary>
+        public override void CopyTo(Stream destination, int bufferSize)
+        {
+            CheckCopy(destination, bufferSize);
+            Enter();
+            try
+            {
+                if (fault != null) throw fault;
+                while (true)
+                {
+                    while (outPos == outLen)
+                    {
+                        if (verified) return;
+                        Process(ReadInput());
+                    }
+                    destination.Write(outbuf, outPos, outLen - outPos);
+                    Array.Clear(outbuf, outPos, outLen - outPos);
+                    outPos = outLen;
+                }
+            }
+            finally { Exit(); }
+        }
+#endif
+
+        /// <summary>As CopyTo, with the inner streams' async calls. Cancelled while it writes to
+        /// destination, how much of that batch destination got is unknown.</summary>
+        public override Task CopyToAsync(Stream destination, int bufferSize, CancellationToken cancellationToken)
+        {
+            CheckCopy(destination, bufferSize);
+            if (cancellationToken.IsCancellationRequested) return Task.FromCanceled(cancellationToken);
+            Enter();
+            return CopyCore(destination, cancellationToken);
+        }
+
+        async Task CopyCore(Stream destination, CancellationToken token)
+        {
+            try
+            {
+                if (fault != null) throw fault;
+                while (true)
+                {
+                    while (outPos == outLen)
+                    {
+                        if (verified) return;
+                        token.ThrowIfCancellationRequested();
+                        Process(await ReadInputAsync(token).ConfigureAwait(false));
+                    }
+                    await destination.WriteAsync(outbuf, outPos, outLen - outPos, token).ConfigureAwait(false);
+                    if (disposed) throw new ObjectDisposedException("LwcDecryptStream");
+                    Array.Clear(outbuf, outPos, outLen - outPos);
+                    outPos = outLen;
+                }
+            }
+            finally { Exit(); }
+        }
+
+        static void CheckCopy(Stream destination, int bufferSize)
+        {
+            if (destination == null) throw new ArgumentNullException("destination");
+            if (bufferSize <= 0) throw new ArgumentOutOfRangeException("bufferSize");
+            if (!destination.CanWrite) throw new NotSupportedException("the destination stream is not writable");
+        }
+
+        // Read-only: the write forms throw here rather than in a base class that would rent a
+        // buffer first.
         public override void Write(byte[] buffer, int offset, int count) { throw new NotSupportedException("LwcDecryptStream is read-only"); }
+#if !NETSTANDARD2_0
+        public override void Write(ReadOnlySpan<byte> buffer) { throw new NotSupportedException("LwcDecryptStream is read-only"); }
+#endif
+        public override void WriteByte(byte value) { throw new NotSupportedException("LwcDecryptStream is read-only"); }
+        public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+        {
+            throw new NotSupportedException("LwcDecryptStream is read-only");
+        }
+#if !NETSTANDARD2_0
+        public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            throw new NotSupportedException("LwcDecryptStream is read-only");
+        }
+#endif
         public override void Flush() { }
 
         public override Task FlushAsync(CancellationToken cancellationToken)

@@ -1,6 +1,8 @@
 // P/Invoke declarations for liblwc.so (include/lwc.h and include/lwc/stream.h).
 using System;
+using System.IO;
 using System.Runtime.InteropServices;
+using System.Text;
 
 namespace Lwc
 {
@@ -28,8 +30,13 @@ namespace Lwc
         internal static extern unsafe int lwc_aead_encrypt_detached(
             IntPtr alg, byte* c, byte* tag, UIntPtr taglen,
             byte* m, UIntPtr mlen, byte* ad, UIntPtr adlen, byte* npub, byte* k, byte* secondKey);
+        // Accepts the full tag only; the _truncated form takes a length the caller configured.
         [DllImport(Lib)]
         internal static extern unsafe int lwc_aead_decrypt_detached(
+            IntPtr alg, byte* m, byte* c, UIntPtr clen,
+            byte* tag, UIntPtr taglen, byte* ad, UIntPtr adlen, byte* npub, byte* k, byte* secondKey);
+        [DllImport(Lib)]
+        internal static extern unsafe int lwc_aead_decrypt_detached_truncated(
             IntPtr alg, byte* m, byte* c, UIntPtr clen,
             byte* tag, UIntPtr taglen, byte* ad, UIntPtr adlen, byte* npub, byte* k, byte* secondKey);
 
@@ -45,15 +52,19 @@ namespace Lwc
         [DllImport(Lib)]
         internal static extern unsafe int lwc_mac_verify(IntPtr alg,
             byte* tag, UIntPtr taglen, byte* input, UIntPtr inlen, byte* k);
+        [DllImport(Lib)]
+        internal static extern unsafe int lwc_mac_verify_truncated(IntPtr alg,
+            byte* tag, UIntPtr taglen, byte* input, UIntPtr inlen, byte* k);
 
         internal const int HashStateBytes = 256;
         [DllImport(Lib)]
-        internal static extern unsafe int lwc_hash_init(IntPtr st, IntPtr alg,
+        internal static extern unsafe int lwc_hash_init(HashStateHandle st, IntPtr alg,
             byte* key, UIntPtr keylen, byte* custom, UIntPtr customlen);
-        [DllImport(Lib)] internal static extern unsafe int lwc_hash_update(IntPtr st, byte* input, UIntPtr inlen);
-        [DllImport(Lib)] internal static extern unsafe int lwc_hash_squeeze(IntPtr st, byte* output, UIntPtr outlen);
-        [DllImport(Lib)] internal static extern unsafe int lwc_hash_verify(IntPtr st, byte* tag, UIntPtr taglen);
-        [DllImport(Lib)] internal static extern int lwc_hash_copy(IntPtr dst, IntPtr src);
+        [DllImport(Lib)] internal static extern unsafe int lwc_hash_update(HashStateHandle st, byte* input, UIntPtr inlen);
+        [DllImport(Lib)] internal static extern unsafe int lwc_hash_squeeze(HashStateHandle st, byte* output, UIntPtr outlen);
+        [DllImport(Lib)] internal static extern unsafe int lwc_hash_verify(HashStateHandle st, byte* tag, UIntPtr taglen);
+        [DllImport(Lib)] internal static extern unsafe int lwc_hash_verify_truncated(HashStateHandle st, byte* tag, UIntPtr taglen);
+        [DllImport(Lib)] internal static extern int lwc_hash_copy(HashStateHandle dst, HashStateHandle src);
         [DllImport(Lib)] internal static extern void lwc_hash_free(IntPtr st);
         [DllImport(Lib)] internal static extern void lwc_memzero(IntPtr p, UIntPtr len);
 
@@ -75,23 +86,130 @@ namespace Lwc
         internal static extern unsafe int lwc_stream_final(StreamHandle s, byte* output, UIntPtr outcap,
             out UIntPtr outlen);
         [DllImport(Lib)] internal static extern int lwc_stream_error_code(StreamHandle s);
+        // Paths go as NUL-terminated UTF-8 made by PathBytes, never as marshalled strings: the
+        // marshaller would cut a path at an embedded NUL and write to a different file.
         [DllImport(Lib)]
-        internal static extern int lwc_stream_encrypt_file([MarshalAs(UnmanagedType.LPStr)] string alg,
-            uint chunkShift, uint threads, byte[] key, [MarshalAs(UnmanagedType.LPStr)] string inPath,
-            [MarshalAs(UnmanagedType.LPStr)] string outPath, int overwrite);
+        internal static extern int lwc_stream_encrypt_file(IntPtr alg,
+            uint chunkShift, uint threads, byte[] key, byte[] inPath, byte[] outPath, int overwrite);
         [DllImport(Lib)]
-        internal static extern int lwc_stream_decrypt_file(uint threads, byte[] key,
-            [MarshalAs(UnmanagedType.LPStr)] string inPath, [MarshalAs(UnmanagedType.LPStr)] string outPath,
+        internal static extern int lwc_stream_decrypt_file(uint threads, byte[] key, byte[] inPath, byte[] outPath,
             int overwrite);
-        [DllImport(Lib)] internal static extern int lwc_stream_load_key(byte[] key, [MarshalAs(UnmanagedType.LPStr)] string path);
+        [DllImport(Lib)] internal static extern int lwc_stream_load_key(byte[] key, byte[] path);
         [DllImport(Lib)]
-        internal static extern int lwc_stream_save_key([MarshalAs(UnmanagedType.LPStr)] string path, byte[] key, int overwrite);
+        internal static extern int lwc_stream_save_key(byte[] path, byte[] key, int overwrite);
         [DllImport(Lib)] internal static extern int lwc_stream_keygen(byte[] key);
+
+        static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        /// <summary>path as NUL-terminated UTF-8 for the C calls. ArgumentException for an empty
+        /// path, a NUL or another character no file name can hold, or a lone UTF-16 surrogate
+        /// (which would be written as U+FFFD, a different name).</summary>
+        internal static byte[] PathBytes(string path, string paramName)
+        {
+            if (path == null) throw new ArgumentNullException(paramName);
+            if (path.Length == 0) throw new ArgumentException("the path is empty", paramName);
+            if (path.IndexOfAny(Path.GetInvalidPathChars()) >= 0 || path.IndexOf('\0') >= 0)
+                throw new ArgumentException("the path holds a NUL or another character invalid in paths", paramName);
+            byte[] bytes;
+            try { bytes = StrictUtf8.GetBytes(path); }
+            catch (EncoderFallbackException)
+            {
+                throw new ArgumentException("the path holds a lone UTF-16 surrogate", paramName);
+            }
+            var z = new byte[bytes.Length + 1];
+            Buffer.BlockCopy(bytes, 0, z, 0, bytes.Length);
+            return z;
+        }
+
+        // The _truncated verifiers came with the change that made the default verifiers take full
+        // tags only. Against an older liblwc, whose default calls still took any length from
+        // the shortest allowed to the full tag, the default call checks the same caller-fixed
+        // length (the binding has checked that length and the tag's before it gets here).
+        static volatile bool noTruncatedCalls;
+
+        internal static unsafe int MacVerifyTruncated(IntPtr alg, byte* tag, UIntPtr taglen, byte* input,
+            UIntPtr inlen, byte* k)
+        {
+            if (!noTruncatedCalls)
+            {
+                try { return lwc_mac_verify_truncated(alg, tag, taglen, input, inlen, k); }
+                catch (EntryPointNotFoundException) { noTruncatedCalls = true; }
+            }
+            return lwc_mac_verify(alg, tag, taglen, input, inlen, k);
+        }
+
+        internal static unsafe int HashVerifyTruncated(HashStateHandle st, byte* tag, UIntPtr taglen)
+        {
+            if (!noTruncatedCalls)
+            {
+                try { return lwc_hash_verify_truncated(st, tag, taglen); }
+                catch (EntryPointNotFoundException) { noTruncatedCalls = true; }
+            }
+            return lwc_hash_verify(st, tag, taglen);
+        }
+
+        internal static unsafe int AeadDecryptDetachedTruncated(IntPtr alg, byte* m, byte* c, UIntPtr clen,
+            byte* tag, UIntPtr taglen, byte* ad, UIntPtr adlen, byte* npub, byte* k, byte* secondKey)
+        {
+            if (!noTruncatedCalls)
+            {
+                try { return lwc_aead_decrypt_detached_truncated(alg, m, c, clen, tag, taglen, ad, adlen, npub, k, secondKey); }
+                catch (EntryPointNotFoundException) { noTruncatedCalls = true; }
+            }
+            return lwc_aead_decrypt_detached(alg, m, c, clen, tag, taglen, ad, adlen, npub, k, secondKey);
+        }
 
         internal static string LastError()
         {
             IntPtr p = lwc_error_message();
             return p == IntPtr.Zero ? "unknown error" : Marshal.PtrToStringAnsi(p);
+        }
+    }
+
+    /// <summary>
+    /// The unmanaged memory of an lwc_hash_state. A SafeHandle so that the runtime keeps it
+    /// alive for the length of every native call that gets it (a finalizer cannot free it under
+    /// a running call) and frees it exactly once. Initialized is set after lwc_hash_init
+    /// succeeded and cleared by lwc_hash_free, so that release frees a live state only.
+    /// </summary>
+    internal sealed class HashStateHandle : SafeHandle
+    {
+        internal bool Initialized;
+
+        HashStateHandle() : base(IntPtr.Zero, true) { }
+
+        internal static HashStateHandle Allocate()
+        {
+            var h = new HashStateHandle();
+            // The allocation and the handle's ownership of it must not be split by an
+            // asynchronous exception, or the memory would leak.
+            try { }
+            finally { h.SetHandle(Marshal.AllocHGlobal(Native.HashStateBytes)); }
+            return h;
+        }
+
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+
+        /// <summary>Wipes a live state (lwc_hash_free); the memory stays for another init.</summary>
+        internal void Free()
+        {
+            if (!Initialized) return;
+            bool added = false;
+            try
+            {
+                DangerousAddRef(ref added);
+                Native.lwc_hash_free(handle);
+                Initialized = false;
+            }
+            finally { if (added) DangerousRelease(); }
+        }
+
+        protected override bool ReleaseHandle()
+        {
+            if (Initialized) Native.lwc_hash_free(handle);
+            Initialized = false;
+            Marshal.FreeHGlobal(handle);
+            return true;
         }
     }
 
