@@ -52,6 +52,8 @@ else
   for f in tests/vectors/acorn/acorn-128.txt tests/vectors/acorn/acorn-128.*.txt; do acorn_kats+=("acorn-128=$f"); done
 fi
 
+protocol=(--protocol)
+[ $# -gt 0 ] && protocol=()
 mkdir -p "$build"
 # The software side links lwc's header-only core; it is compiled once for every model.
 if [ ! -f "$build/reference.o" ] || [ -n "$(find include hw/tb tests/support -newer "$build/reference.o" -name '*.hpp' -o -newer "$build/reference.o" -name 'reference.cpp' | head -1)" ]; then
@@ -98,14 +100,14 @@ for r in $ascon_settings; do
   [ ${#ascon_kats[@]} -gt 0 ] || [ $# -eq 0 ] || break
   build_model "ascon-r$r" lwc_ascon_stream ascon "ROUNDS_PER_CLOCK=$r"
   n=$random_other; [ "$first" = 1 ] && n=$random_default; first=0
-  run_model "ascon-r$r" lwc_ascon_stream ascon "$n" --cycles "${ascon_kats[@]}"
+  run_model "ascon-r$r" lwc_ascon_stream ascon "$n" --cycles "${protocol[@]}" "${ascon_kats[@]}"
 done
 first=1
 for w in $acorn_settings; do
   [ ${#acorn_kats[@]} -gt 0 ] || [ $# -eq 0 ] || break
   build_model "acorn-w$w" lwc_acorn_stream acorn "BITS_PER_CLOCK=$w"
   n=$random_other; [ "$first" = 1 ] && n=$random_default; first=0
-  run_model "acorn-w$w" lwc_acorn_stream acorn "$n" --cycles "${acorn_kats[@]}"
+  run_model "acorn-w$w" lwc_acorn_stream acorn "$n" --cycles "${protocol[@]}" "${acorn_kats[@]}"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

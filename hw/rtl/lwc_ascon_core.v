@@ -11,11 +11,22 @@
 //   AEAD:    key, nonce, associated data, message, and for decryption the 16-byte tag
 //   hash:    message
 // Associated data and message are sequences of words with `last` set on the final one; every
-// word but the last carries 16 bytes, and an empty sequence is one word with bytes = 0.
+// word but the last carries 16 bytes, the last one 1..16, and an empty sequence is one word with
+// bytes = 0. The header, key, nonce and tag are single words of 16 bytes without `last`.
 //
 // Output goes to lwc_commit_fifo as words of kind DATA (ciphertext, plaintext, digest), TAG or
-// STATUS (data[0] = tag verified), the job's final word flagged `last`. Decrypted plaintext is
-// written uncommitted and released only with an "ok" status; a failed tag rolls it back.
+// STATUS (data[7:0] = one of the STATUS_ codes below), the job's final word flagged `last`.
+// Decrypted plaintext is written uncommitted and released only with STATUS_OK; every other
+// outcome rolls it back.
+//
+// Any other framing is a protocol error: the core rolls back what it has not committed, discards
+// the rest of the job (the current sequence up to its `last`, the sequences still due and a
+// decryption's tag; a `last` on a single word ends the job there) without absorbing it, and
+// ends the job with STATUS_PROTOCOL_ERROR. Framing is never a guess: a word of 17-31 bytes or a
+// short word before `last` would otherwise alias a different message (no padding bit) under the
+// same tag. A decryption longer than the FIFO can hold ends the same way with STATUS_TOO_LONG.
+// Ciphertext words of an encryption are committed as they are produced, so an encryption that
+// fails its framing has released the ciphertext of the words before the faulty one, and no tag.
 //
 // Timing depends only on lengths and on the stream handshakes, never on key or data; the tag
 // comparison ORs the differences of all 128 bits.
@@ -36,10 +47,14 @@ module lwc_ascon_core #(
   output reg          out_last,
   output reg          out_commit,
   output reg          out_rollback,
-  input  wire         out_space
+  input  wire         out_space,
+  input  wire         out_pending_full   // no further uncommitted word fits the FIFO
 );
   localparam [1:0] MODE_ENC = 2'd0, MODE_DEC = 2'd1, MODE_HASH = 2'd2, MODE_XOF = 2'd3;
   localparam [1:0] KIND_DATA = 2'd0, KIND_TAG = 2'd1, KIND_STATUS = 2'd2;
+  // Status codes; bit 0 is set by STATUS_OK alone, so a reader testing it stays safe.
+  localparam [7:0] STATUS_TAG_FAIL = 8'd0, STATUS_OK = 8'd1, STATUS_PROTOCOL_ERROR = 8'd2,
+                   STATUS_TOO_LONG = 8'd4;
   localparam [63:0] IV_AEAD128 = 64'h00001000808c0001;
   localparam [63:0] IV_HASH256 = 64'h0000080100cc0002;
   localparam [63:0] IV_XOF128  = 64'h0000080000cc0003;
@@ -47,7 +62,7 @@ module lwc_ascon_core #(
 
   localparam [3:0] PH_HEADER = 4'd0, PH_KEY = 4'd1, PH_NONCE = 4'd2, PH_AD = 4'd3,
                    PH_AD_PAD = 4'd4, PH_MSG = 4'd5, PH_MSG_PAD = 4'd6, PH_FINAL = 4'd7,
-                   PH_HASH_IN = 4'd8, PH_SQUEEZE = 4'd9;
+                   PH_HASH_IN = 4'd8, PH_SQUEEZE = 4'd9, PH_REPORT = 4'd10;
 
   reg [3:0]   phase;
   reg [1:0]   mode;
@@ -55,7 +70,11 @@ module lwc_ascon_core #(
   reg [127:0] key;
   reg         key_pending;    // x3, x4 ^= key after initialization, folded into the next absorb
   reg         dsep_pending;   // x4 ^= domain separation bit, folded into the first message absorb
-  reg         ad_first;       // the next AD word is the first one (an empty AD skips the block)
+  reg         seq_first;      // the next word is a sequence's first (only it may be empty)
+  // After a framing error the rest of the job is discarded, not absorbed; the job then ends with
+  // `fail_code` (in PH_FINAL for a decryption, which still takes its tag word, else PH_REPORT).
+  reg         failed;
+  reg [7:0]   fail_code;
 
   // Permutation control: `running` while more rounds of the current permutation remain.
   reg         running;
@@ -101,6 +120,16 @@ module lwc_ascon_core #(
   wire [127:0] tag = {x4, x3} ^ key;
   wire         tag_ok = ~|(tag ^ in_data);
 
+  // Framing checks of the word on the input.
+  wire         single_ok = in_bytes == 5'd16 && !in_last;
+  wire         seq_ok = in_last ? ((in_bytes != 0 && in_bytes <= 16) || (in_bytes == 0 && seq_first))
+                                : in_bytes == 5'd16;
+  // A decrypted word that would leave no FIFO entry for the status word.
+  wire         too_long = mode == MODE_DEC && in_bytes != 0 && out_pending_full;
+  wire         msg_discard = failed || !seq_ok || too_long;
+  wire [7:0]   final_status = failed ? fail_code : !single_ok ? STATUS_PROTOCOL_ERROR
+                            : tag_ok ? STATUS_OK : STATUS_TAG_FAIL;
+
   wire [127:0] hold_mask = byte_mask({1'b0, hold_bytes});
   wire [127:0] hold_pad = pad_bit({1'b0, hold_bytes});
   wire [63:0]  hold_block = (hold & hold_mask[63:0]) ^ hold_pad[63:0];
@@ -114,7 +143,7 @@ module lwc_ascon_core #(
       case (phase)
         PH_HEADER: begin
           in_ready = 1'b1;
-          if (in_valid && in_data[1]) begin  // hash or XOF: p^12 on the initial value
+          if (in_valid && single_ok && in_data[1]) begin  // hash or XOF: p^12 on the initial value
             perm_start = 1'b1;
             perm_in = {256'd0, (in_data[1:0] == MODE_HASH) ? IV_HASH256 : IV_XOF128};
           end
@@ -122,12 +151,12 @@ module lwc_ascon_core #(
         PH_KEY: in_ready = 1'b1;
         PH_NONCE: begin
           in_ready = 1'b1;
-          perm_start = in_valid;
+          perm_start = in_valid && single_ok && !failed;
           perm_in = {in_data, key, IV_AEAD128};
         end
         PH_AD: begin
           in_ready = 1'b1;
-          if (in_valid && !(ad_first && in_last && in_bytes == 0)) begin
+          if (in_valid && !failed && seq_ok && !(seq_first && in_last && in_bytes == 0)) begin
             perm_start = 1'b1;
             perm_first = 4'd4;
             perm_in = {{x4, x3} ^ pending_x34, x2, rate ^ msg_in ^ pad_in};
@@ -139,8 +168,10 @@ module lwc_ascon_core #(
           perm_in = {x4, x3, x2, x1, x0 ^ 64'd1};
         end
         PH_MSG: begin
-          in_ready = out_space;
-          if (in_valid && out_space) begin
+          in_ready = msg_discard || out_space;
+          if (in_valid && msg_discard) begin
+            out_rollback = 1'b1;
+          end else if (in_valid && out_space) begin
             out_wr = in_bytes != 0;
             out_data = keystream_out;
             out_bytes = in_bytes;
@@ -169,8 +200,8 @@ module lwc_ascon_core #(
             in_ready = out_space;
             if (in_valid && out_space) begin
               // The plaintext written so far is released with "ok", or discarded.
-              out_rollback = !tag_ok;
-              out_wr = 1'b1; out_data = {127'd0, tag_ok}; out_kind = KIND_STATUS;
+              out_rollback = final_status != STATUS_OK;
+              out_wr = 1'b1; out_data = {120'd0, final_status}; out_kind = KIND_STATUS;
               out_last = 1'b1; out_commit = 1'b1;
             end
           end
@@ -181,7 +212,7 @@ module lwc_ascon_core #(
             perm_in = {x4, x3, x2, x1, x0 ^ hold_block};
           end else begin
             in_ready = 1'b1;
-            if (in_valid) begin
+            if (in_valid && !failed && seq_ok) begin
               perm_start = 1'b1;
               perm_in = {x4, x3, x2, x1, x0 ^ msg_in[63:0] ^ pad_in[63:0]};
             end
@@ -201,6 +232,13 @@ module lwc_ascon_core #(
             perm_start = 1'b1;
           end
         end
+        PH_REPORT: begin
+          if (out_space) begin
+            out_rollback = 1'b1;
+            out_wr = 1'b1; out_data = {120'd0, fail_code}; out_kind = KIND_STATUS;
+            out_last = 1'b1; out_commit = 1'b1;
+          end
+        end
         default: ;
       endcase
     end
@@ -214,6 +252,8 @@ module lwc_ascon_core #(
       hold_valid <= 1'b0;
       key_pending <= 1'b0;
       dsep_pending <= 1'b0;
+      failed <= 1'b0;
+      fail_code <= STATUS_OK;
     end else begin
       if (perm_start || running) begin
         {x4, x3, x2, x1, x0} <= perm_out;
@@ -226,35 +266,51 @@ module lwc_ascon_core #(
             mode <= in_data[1:0];
             out_remaining <= (in_data[1:0] == MODE_HASH) ? 32'd32 : in_data[63:32];
             squeeze_high <= 1'b0;
-            phase <= in_data[1] ? PH_HASH_IN : PH_KEY;
+            seq_first <= 1'b1;
+            failed <= !single_ok;
+            fail_code <= STATUS_PROTOCOL_ERROR;
+            phase <= in_last ? PH_REPORT : in_data[1] ? PH_HASH_IN : PH_KEY;
           end
           PH_KEY: if (in_valid) begin
             key <= in_data;
-            phase <= PH_NONCE;
+            if (!single_ok) failed <= 1'b1;
+            phase <= in_last ? PH_REPORT : PH_NONCE;
           end
           PH_NONCE: if (in_valid) begin
             key_pending <= 1'b1;
             dsep_pending <= 1'b0;
-            ad_first <= 1'b1;
-            phase <= PH_AD;
+            seq_first <= 1'b1;
+            if (!single_ok) failed <= 1'b1;
+            phase <= in_last ? PH_REPORT : PH_AD;
           end
           PH_AD: if (in_valid) begin
-            ad_first <= 1'b0;
+            seq_first <= 1'b0;
             if (perm_start) key_pending <= 1'b0;
+            if (!seq_ok) failed <= 1'b1;
             if (in_last) begin
-              if (in_bytes == 16) phase <= PH_AD_PAD;
+              if (in_bytes == 16 && seq_ok && !failed) phase <= PH_AD_PAD;
               else begin
                 // The separation bit is added even after an empty AD.
                 dsep_pending <= 1'b1;
+                seq_first <= 1'b1;
                 phase <= PH_MSG;
               end
             end
           end
           PH_AD_PAD: begin
             dsep_pending <= 1'b1;
+            seq_first <= 1'b1;
             phase <= PH_MSG;
           end
-          PH_MSG: if (in_valid && out_space) begin
+          PH_MSG: if (in_valid && msg_discard) begin
+            seq_first <= 1'b0;
+            if (!failed) begin
+              failed <= 1'b1;
+              fail_code <= seq_ok ? STATUS_TOO_LONG : STATUS_PROTOCOL_ERROR;
+            end
+            if (in_last) phase <= (mode == MODE_DEC) ? PH_FINAL : PH_REPORT;
+          end else if (in_valid && out_space) begin
+            seq_first <= 1'b0;
             key_pending <= 1'b0;
             dsep_pending <= 1'b0;
             if (in_last) phase <= (in_bytes == 16) ? PH_MSG_PAD : PH_FINAL;
@@ -271,7 +327,12 @@ module lwc_ascon_core #(
                 hold_valid <= 1'b0;
                 if (hold_last) phase <= PH_SQUEEZE;
               end
+            end else if (in_valid && (failed || !seq_ok)) begin
+              seq_first <= 1'b0;
+              failed <= 1'b1;
+              if (in_last) phase <= PH_REPORT;
             end else if (in_valid) begin
+              seq_first <= 1'b0;
               if (in_bytes >= 8) begin
                 hold_valid <= 1'b1;
                 hold <= in_data[127:64];
@@ -292,6 +353,7 @@ module lwc_ascon_core #(
               squeeze_high <= 1'b1;
             end
           end
+          PH_REPORT: if (out_space) phase <= PH_HEADER;
           default: phase <= PH_HEADER;
         endcase
       end

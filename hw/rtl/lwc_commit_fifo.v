@@ -3,9 +3,14 @@
 // A core writes words at the write pointer; the reader sees only words up to the commit
 // pointer. Encryption, hashing and every final status word are committed as written. Decrypted
 // plaintext is written uncommitted and committed together with the "ok" status word once the
-// full tag verified; on a tag mismatch the core rolls the write pointer back, so the plaintext
-// of a forged message never reaches the output. A decrypted message must therefore fit the FIFO
-// (at most 2^ADDR_BITS - 1 words of 16 bytes); a longer one stalls the core.
+// full tag verified; on any other outcome the core rolls the write pointer back, so the
+// plaintext of a forged message never reaches the output. The read bus is zero while rd_valid
+// is low: uncommitted or rolled-back words are never driven onto it, not even as stale data.
+//
+// A decrypted message must fit the FIFO: at most 2^ADDR_BITS - 1 uncommitted words, leaving
+// the last entry for the status word. `pending_full` tells the core that no further
+// uncommitted word fits, so it ends the job with a too-long status instead of waiting for
+// space that only its own commit could free.
 //
 // In one clock: rollback (write pointer back to the commit pointer), then write, then commit.
 module lwc_commit_fifo #(
@@ -19,7 +24,8 @@ module lwc_commit_fifo #(
   input  wire [WIDTH-1:0] wr_data,
   input  wire             commit,
   input  wire             rollback,
-  output wire             space,      // at least one free entry
+  output wire             space,         // at least one free entry
+  output wire             pending_full,  // uncommitted words fill all entries but one
   // read side (valid/ready stream)
   output wire             rd_valid,
   input  wire             rd_ready,
@@ -33,10 +39,12 @@ module lwc_commit_fifo #(
   wire [ADDR_BITS:0] wbase = rollback ? cptr : wptr;
   wire [ADDR_BITS:0] wnext = wbase + {{ADDR_BITS{1'b0}}, wr};
   wire [ADDR_BITS:0] used = wptr - rptr;
+  wire [ADDR_BITS:0] pending = wptr - cptr;
 
   assign space = used < DEPTH;
+  assign pending_full = pending >= DEPTH - 1;
   assign rd_valid = cptr != rptr;
-  assign rd_data = mem[rptr[ADDR_BITS-1:0]];
+  assign rd_data = rd_valid ? mem[rptr[ADDR_BITS-1:0]] : {WIDTH{1'b0}};
 
   always @(posedge clk) begin
     if (wr) mem[wbase[ADDR_BITS-1:0]] <= wr_data;

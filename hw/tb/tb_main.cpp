@@ -1,17 +1,26 @@
 // Verilator test bench of one stream engine (lwc_ascon_stream or lwc_acorn_stream, one
 // parameter setting per binary): runs KAT files and random jobs back to back through the
 // simulated hardware and compares every output word with the KAT file or with lwc's C++ core.
+// With --protocol it also sends misframed jobs (every `bytes` value on every word, `last` on
+// single words, decryptions longer than the FIFO, the aliasing forgeries of a word of 17 bytes),
+// each followed by a good job, under random stalls on both streams; their expected outcome comes
+// from a model of the framing rules below, not from the hardware. On every clock of every run
+// the output bus must be zero while out_valid is low.
 //
-//   tb [--random N] [--seed S] [--max-len L] [--cycles] [ALGORITHM=KATFILE ...]
+//   tb [--random N] [--seed S] [--max-len L] [--protocol] [--cycles] [ALGORITHM=KATFILE ...]
 //
-// The last line of output is "N passed, N failed" (KAT vectors and random jobs).
+// The last line of output is "N passed, N failed" (KAT vectors, random jobs, protocol cases and
+// the output-bus check).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "verilated.h"
@@ -30,9 +39,17 @@ using hwtb::bytes;
 
 namespace {
 
+// Status codes of the STATUS word (data[7:0]), as the cores define them.
+enum status_code : int { status_tag_fail = 0, status_ok = 1, status_protocol_error = 2, status_too_long = 4 };
+
+// Uncommitted words the default FIFO (1,024 entries) holds: one entry stays for the status word.
+constexpr std::size_t kFifoPlaintextWords = 1023;
+
 struct word {
   bytes data;        // 0..16 bytes
   bool last = false;
+  int nbytes = -1;   // the `bytes` field when it differs from data.size() (0..31)
+  unsigned field() const { return nbytes >= 0 ? static_cast<unsigned>(nbytes) : static_cast<unsigned>(data.size()); }
 };
 
 // The input words of a job, in the order the cores expect them.
@@ -84,13 +101,19 @@ class bench {
   // Returns the clocks taken, or 0 when the hardware stopped making progress.
   std::uint64_t run(const std::vector<const hwtb::job*>& jobs, std::vector<result>& results,
                     int stall_percent, std::uint64_t seed) {
-    std::mt19937 rng(static_cast<std::uint32_t>(seed));
     std::deque<word> in;
     for (const auto* j : jobs) encode(*j, in);
-    results.assign(jobs.size(), result{});
+    return run_words(std::move(in), jobs.size(), results, stall_percent, seed);
+  }
+
+  // The same for input words as given, `job_count` jobs (each ends with one `out_last` word).
+  std::uint64_t run_words(std::deque<word> in, std::size_t job_count, std::vector<result>& results,
+                          int stall_percent, std::uint64_t seed) {
+    std::mt19937 rng(static_cast<std::uint32_t>(seed));
+    results.assign(job_count, result{});
     std::size_t done = 0;
     std::uint64_t clocks = 0, idle = 0;
-    while (done < jobs.size()) {
+    while (done < job_count) {
       const bool hold_in = stall_percent && static_cast<int>(rng() % 100) < stall_percent;
       const bool hold_out = stall_percent && static_cast<int>(rng() % 100) < stall_percent;
       top_->in_valid = !in.empty() && !hold_in;
@@ -99,17 +122,19 @@ class bench {
         for (int i = 0; i < 4; ++i) top_->in_data[i] = 0;
         for (std::size_t i = 0; i < w.data.size(); ++i)
           top_->in_data[i / 4] |= static_cast<std::uint32_t>(w.data[i]) << (8 * (i % 4));
-        top_->in_bytes = static_cast<std::uint8_t>(w.data.size());
+        top_->in_bytes = static_cast<std::uint8_t>(w.field());
         top_->in_last = w.last;
       }
       top_->out_ready = !hold_out;
       top_->clk = 0;
       top_->eval();
+      check_idle_bus();
       const bool in_fire = top_->in_valid && top_->in_ready;
       const bool out_fire = top_->out_valid && top_->out_ready;
       if (out_fire) take(results[done], done);
       top_->clk = 1;
       top_->eval();
+      check_idle_bus();
       ++clocks;
       if (in_fire) in.pop_front();
       idle = (in_fire || out_fire) ? 0 : idle + 1;
@@ -118,12 +143,23 @@ class bench {
     return clocks;
   }
 
+  // Clocks on which out_valid was low while some bit of the output bus was not.
+  std::uint64_t idle_bus_violations() const { return idle_bus_violations_; }
+
  private:
   void tick() {
     top_->clk = 0;
     top_->eval();
     top_->clk = 1;
     top_->eval();
+  }
+
+  // The bus carries committed words only: nothing, not even a stale word, while out_valid is low.
+  void check_idle_bus() {
+    if (top_->out_valid) return;
+    bool zero = top_->out_bytes == 0 && top_->out_kind == 0 && top_->out_last == 0;
+    for (int i = 0; i < 4; ++i) zero = zero && top_->out_data[i] == 0;
+    if (!zero) ++idle_bus_violations_;
   }
 
   void take(result& r, std::size_t& done) {
@@ -139,7 +175,7 @@ class bench {
       r.tag = b;
       if (!top_->out_last) r.framing = "TAG word not last";
     } else if (kind == 2) {
-      r.status = top_->out_data[0] & 1;
+      r.status = static_cast<int>(top_->out_data[0] & 0xff);
       if (!top_->out_last) r.framing = "STATUS word not last";
     } else {
       r.framing = "unknown word kind";
@@ -148,15 +184,16 @@ class bench {
   }
 
   std::unique_ptr<TB_TOP> top_;
+  std::uint64_t idle_bus_violations_ = 0;
 };
 
 // Compares a job's output with what was expected; empty when they agree.
 std::string compare(const hwtb::job& j, const hwtb::expected& e, const result& r) {
   if (!r.framing.empty()) return r.framing;
   if (j.mode == hwtb::decrypt) {
-    if (r.status != (e.ok ? 1 : 0))
-      return std::string("verification ") + (r.status == 1 ? "passed" : "failed") + ", expected " +
-             (e.ok ? "pass" : "fail");
+    if (r.status != (e.ok ? status_ok : status_tag_fail))
+      return "status " + std::to_string(r.status) + ", expected " +
+             std::to_string(e.ok ? status_ok : status_tag_fail);
     if (!e.ok && !r.data.empty()) return "plaintext of a failed verification released";
   } else if (r.status != -1) {
     return "unexpected STATUS word";
@@ -170,13 +207,233 @@ std::string compare(const hwtb::job& j, const hwtb::expected& e, const result& r
   return {};
 }
 
+// --- Protocol cases -------------------------------------------------------------------------
+
+// What a misframed (or well-framed) word sequence must produce.
+struct framed_expect {
+  int status = -1;   // the STATUS word's code, -1 for none
+  bytes data;        // DATA bytes released
+  bytes tag;         // TAG word, empty for none
+};
+
+struct framed_case {
+  std::string label;
+  std::vector<word> words;   // one job's input words
+  framed_expect want;
+};
+
+// The framing rules of the cores, written from their specification: single words (header, key,
+// nonce, tag) carry 16 bytes and no `last`; a sequence's words carry 16 bytes except the one with
+// `last`, which carries 1..16, or 0 when it is the sequence's only word. The first rule broken
+// decides the status. A well-framed job is decoded and given to lwc's C++ core.
+framed_expect model(const std::string& family, const std::vector<word>& words) {
+  framed_expect e;
+  std::size_t i = 0;
+  auto fail = [&](int code) {
+    e.status = code;
+    e.tag.clear();
+    return e;
+  };
+  auto single_ok = [&]() { return i < words.size() && words[i].field() == 16 && !words[i].last; };
+  const int mode = words.at(0).data.at(0) & 3;
+  hwtb::job j;
+  j.mode = mode;
+  for (int b = 0; b < 4; ++b) j.out_len |= static_cast<std::size_t>(words[0].data.at(4 + b)) << (8 * b);
+  if (!single_ok() || (family == "acorn" && mode >= 2)) return fail(status_protocol_error);
+  ++i;
+  // One sequence into `out`; false on a framing error. For a decryption, a word that would not fit
+  // the FIFO is too long; for an encryption the words before an error have been released.
+  int error = 0;
+  auto sequence = [&](bytes& out, bool is_message) {
+    std::size_t written = 0;
+    for (bool first = true;; first = false) {
+      if (i >= words.size()) throw std::logic_error("job ends inside a sequence");
+      const word& w = words[i++];
+      const unsigned n = w.field();
+      const bool ok = w.last ? ((n >= 1 && n <= 16) || (n == 0 && first)) : n == 16;
+      if (!ok) {
+        error = status_protocol_error;
+        return false;
+      }
+      if (is_message && mode == hwtb::decrypt && n != 0 && ++written > kFifoPlaintextWords) {
+        error = status_too_long;
+        return false;
+      }
+      out.insert(out.end(), w.data.begin(), w.data.begin() + std::min<long>(n, static_cast<long>(w.data.size())));
+      if (w.last) return true;
+    }
+  };
+  if (mode == hwtb::encrypt || mode == hwtb::decrypt) {
+    j.algorithm = family == "ascon" ? "ascon-aead128" : "acorn-128";
+    for (bytes* field : {&j.key, &j.nonce}) {
+      if (!single_ok()) return fail(status_protocol_error);
+      *field = words[i++].data;
+    }
+    if (!sequence(j.ad, false)) return fail(error);
+    if (!sequence(j.msg, true)) {
+      if (mode == hwtb::encrypt && !j.msg.empty()) {
+        // The ciphertext of the full words before the faulty one: that of the prefix alone.
+        hwtb::job prefix = j;
+        e.data = hwtb::reference(prefix).data;
+      }
+      return fail(error);
+    }
+    if (mode == hwtb::decrypt) {
+      if (!single_ok()) return fail(status_protocol_error);
+      j.tag = words[i++].data;
+    }
+  } else {
+    j.algorithm = mode == hwtb::hash ? "ascon-hash256" : "ascon-xof128";
+    if (!sequence(j.msg, true)) return fail(error);
+  }
+  if (i != words.size()) throw std::logic_error("words left after the job");
+  const hwtb::expected r = hwtb::reference(j);
+  e.data = r.data;
+  if (mode == hwtb::encrypt) e.tag = r.tag;
+  if (mode == hwtb::decrypt) e.status = r.ok ? status_ok : status_tag_fail;
+  return e;
+}
+
+std::vector<word> words_of(const hwtb::job& j) {
+  std::deque<word> q;
+  encode(j, q);
+  return {q.begin(), q.end()};
+}
+
+// A valid job of the family: a real ciphertext and tag for a decryption.
+hwtb::job make_job(const std::string& family, int mode, const bytes& ad, const bytes& pt,
+                   std::mt19937_64& rng) {
+  auto random_bytes = [&](std::size_t n) {
+    bytes b(n);
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    return b;
+  };
+  hwtb::job j;
+  j.mode = mode;
+  if (mode == hwtb::hash || mode == hwtb::xof) {
+    j.algorithm = mode == hwtb::hash ? "ascon-hash256" : "ascon-xof128";
+    j.msg = pt;
+    j.out_len = mode == hwtb::hash ? 0 : 40;
+    return j;
+  }
+  j.algorithm = family == "ascon" ? "ascon-aead128" : "acorn-128";
+  j.key = random_bytes(16);
+  j.nonce = random_bytes(16);
+  j.ad = ad;
+  j.msg = pt;
+  if (mode == hwtb::decrypt) {
+    hwtb::job enc = j;
+    enc.mode = hwtb::encrypt;
+    const hwtb::expected c = hwtb::reference(enc);
+    j.msg = c.data;
+    j.tag = c.tag;
+  }
+  return j;
+}
+
+std::vector<framed_case> protocol_cases(const std::string& family, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto random_bytes = [&](std::size_t n) {
+    bytes b(n);
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    return b;
+  };
+  std::vector<framed_case> out;
+  auto add = [&](std::string label, std::vector<word> words) {
+    framed_expect want = model(family, words);
+    out.push_back({std::move(label), std::move(words), std::move(want)});
+  };
+
+  // Every `bytes` value on every word of jobs with multi-word and one-word sequences, and `last`
+  // on every single word (the job then ends there).
+  std::vector<int> modes = {hwtb::encrypt, hwtb::decrypt};
+  if (family == "ascon") modes.insert(modes.end(), {hwtb::hash, hwtb::xof});
+  for (int mode : modes) {
+    for (const auto& [ad_len, msg_len] : {std::pair<std::size_t, std::size_t>{40, 40}, {5, 7}}) {
+      const std::vector<word> base = words_of(make_job(family, mode, random_bytes(ad_len), random_bytes(msg_len), rng));
+      for (std::size_t at = 0; at < base.size(); ++at) {
+        for (int n = 0; n < 32; ++n) {
+          std::vector<word> w = base;
+          w[at].nbytes = n;
+          // A field longer than the data puts nonzero bytes behind it on the bus.
+          if (n > static_cast<int>(w[at].data.size())) w[at].data.resize(16, static_cast<std::uint8_t>(rng() | 1));
+          add("mode " + std::to_string(mode) + " word " + std::to_string(at) + " bytes=" + std::to_string(n), std::move(w));
+        }
+        const bool single = at == 0 || (mode <= hwtb::decrypt && (at == 1 || at == 2)) ||
+                            (mode == hwtb::decrypt && at + 1 == base.size());
+        if (single) {
+          std::vector<word> w(base.begin(), base.begin() + static_cast<long>(at) + 1);
+          w[at].last = true;
+          add("mode " + std::to_string(mode) + " last on single word " + std::to_string(at), std::move(w));
+        }
+      }
+    }
+  }
+
+  if (family == "acorn")   // a hashing job, framed as for Ascon: the Acorn core has no hashing
+    for (int mode : {hwtb::hash, hwtb::xof})
+      add("mode " + std::to_string(mode) + " on the Acorn core", words_of(make_job(family, mode, {}, random_bytes(20), rng)));
+
+  // The aliasing forgery: a tag made over AD a (15 bytes for Ascon, whose padding then adds 0x01;
+  // 17 bytes ending in 0 for Acorn, which steps the zero byte) sent as one 16-byte word with
+  // bytes = 17. It must be a protocol error, not a verified message.
+  {
+    const bytes pt = random_bytes(16);
+    bytes ad = random_bytes(15), word_bytes = ad;
+    word_bytes.push_back(0x01);
+    if (family == "acorn") {
+      ad = random_bytes(16);
+      word_bytes = ad;
+      ad.push_back(0x00);
+    }
+    const hwtb::job honest = make_job(family, hwtb::decrypt, ad, pt, rng);
+    std::vector<word> w = words_of(honest);
+    std::vector<word> forged;
+    for (std::size_t k = 0; k < 3; ++k) forged.push_back(w[k]);
+    forged.push_back({word_bytes, true, 17});
+    for (std::size_t k = 3 + (ad.size() + 15) / 16; k < w.size(); ++k) forged.push_back(w[k]);
+    add("forgery: AD of " + std::to_string(ad.size()) + " bytes as one word with bytes=17", std::move(forged));
+    // The same on the last message word: a 15-byte ciphertext sent as ciphertext || 1 byte with
+    // bytes = 17 must not verify either.
+    const hwtb::job short_msg = make_job(family, hwtb::decrypt, random_bytes(3), random_bytes(15), rng);
+    std::vector<word> m = words_of(short_msg);
+    m[4].data.push_back(0x01);
+    m[4].nbytes = 17;
+    add("forgery: 15-byte message as one word with bytes=17", std::move(m));
+  }
+
+  // Messages around the FIFO's size: decryptions that fit exactly and that do not, an encryption
+  // far longer (ciphertext is committed as it goes), a failing and a too-long decryption in a row.
+  const std::size_t fit = kFifoPlaintextWords * 16;
+  for (std::size_t len : {fit, fit + 1, fit + 16, std::size_t{20000}}) {
+    add("decrypt " + std::to_string(len) + " bytes", words_of(make_job(family, hwtb::decrypt, random_bytes(9), random_bytes(len), rng)));
+  }
+  add("encrypt 20000 bytes", words_of(make_job(family, hwtb::encrypt, random_bytes(9), random_bytes(20000), rng)));
+  {
+    std::vector<word> w = words_of(make_job(family, hwtb::decrypt, random_bytes(9), random_bytes(fit), rng));
+    w.back().data[0] ^= 1;
+    add("decrypt " + std::to_string(fit) + " bytes, forged tag", std::move(w));
+  }
+  return out;
+}
+
+std::string compare_framed(const framed_expect& e, const result& r) {
+  if (!r.framing.empty()) return r.framing;
+  if (r.status != e.status)
+    return "status " + std::to_string(r.status) + ", expected " + std::to_string(e.status);
+  if (r.data != e.data)
+    return "data of " + std::to_string(r.data.size()) + " bytes, expected " + std::to_string(e.data.size());
+  if (r.tag != e.tag) return "tag " + hwtb::hex(r.tag) + ", expected " + hwtb::hex(e.tag);
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Verilated::commandArgs(argc, argv);
   std::size_t random_count = 0, max_len = 2048;
   std::uint64_t seed = 1;
-  bool cycles = false;
+  bool cycles = false, protocol = false;
   std::vector<std::pair<std::string, std::string>> kats;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -184,6 +441,7 @@ int main(int argc, char** argv) {
     else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--max-len" && i + 1 < argc) max_len = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--cycles") cycles = true;
+    else if (a == "--protocol") protocol = true;
     else if (a.find('=') != std::string::npos) kats.emplace_back(a.substr(0, a.find('=')), a.substr(a.find('=') + 1));
     else if (a.rfind("+verilator", 0) != 0) {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
@@ -208,6 +466,50 @@ int main(int argc, char** argv) {
 
   bench b;
   long passed = 0, failed = 0;
+  if (protocol) {
+    // Each misframed job is followed by a good one, which must come out right.
+    const auto cases = protocol_cases(TB_FAMILY, seed + 11);
+    auto good = hwtb::random_checks(TB_FAMILY, cases.size(), seed + 13, 64);
+    std::deque<word> in;
+    std::vector<const framed_expect*> want;
+    std::vector<framed_expect> good_want(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      in.insert(in.end(), cases[i].words.begin(), cases[i].words.end());
+      want.push_back(&cases[i].want);
+      const hwtb::job& gj = good[i].jobs[0];
+      const hwtb::expected& ge = good[i].want[0];
+      for (const word& w : words_of(gj)) in.push_back(w);
+      good_want[i].data = ge.data;
+      if (gj.mode == hwtb::encrypt) good_want[i].tag = ge.tag;
+      if (gj.mode == hwtb::decrypt) good_want[i].status = ge.ok ? status_ok : status_tag_fail;
+      want.push_back(&good_want[i]);
+    }
+    std::vector<result> results;
+    const std::uint64_t clocks = b.run_words(std::move(in), want.size(), results, 25, seed + 17);
+    if (clocks == 0) {
+      std::printf("%s: the hardware stopped making progress in the protocol cases\n", TB_NAME);
+      std::printf("0 passed, %zu failed\n", cases.size());
+      return 1;
+    }
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      std::string why = compare_framed(cases[i].want, results[2 * i]);
+      if (why.empty() && !(why = compare_framed(good_want[i], results[2 * i + 1])).empty())
+        why = "the good job after it: " + why;
+      if (why.empty()) {
+        ++passed;
+      } else {
+        if (failed < 10) std::printf("FAIL %s protocol case %s: %s\n", TB_NAME, cases[i].label.c_str(), why.c_str());
+        ++failed;
+      }
+    }
+    const auto expecting = [&](int code) {
+      return std::count_if(cases.begin(), cases.end(), [&](const framed_case& c) { return c.want.status == code; });
+    };
+    std::printf("%s: %zu protocol cases (%ld protocol errors, %ld too long, %ld tag failures expected), "
+                "%zu jobs in %llu clocks (with stalls)\n", TB_NAME, cases.size(),
+                static_cast<long>(expecting(status_protocol_error)), static_cast<long>(expecting(status_too_long)),
+                static_cast<long>(expecting(status_tag_fail)), want.size(), static_cast<unsigned long long>(clocks));
+  }
   // KAT vectors and the first half of the random jobs run at full speed, the rest with random
   // stalls on both streams.
   const std::size_t split = kat_count + (checks.size() - kat_count) / 2;
@@ -264,6 +566,13 @@ int main(int argc, char** argv) {
     for (const auto& p : probes)
       std::printf("%s: cycles %s ad=%zu msg=%zu: %llu\n", TB_NAME, p.algorithm.c_str(), p.ad.size(),
                   p.msg.size(), static_cast<unsigned long long>(measure(p)));
+  }
+  if (b.idle_bus_violations() == 0) {
+    ++passed;
+  } else {
+    std::printf("FAIL %s: the output bus was not zero on %llu clocks with out_valid low\n", TB_NAME,
+                static_cast<unsigned long long>(b.idle_bus_violations()));
+    ++failed;
   }
   std::printf("%ld passed, %ld failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
