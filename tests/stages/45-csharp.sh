@@ -1,7 +1,9 @@
 # The C# binding (bindings/csharp): Mono's mcs when missing, liblwc.so and the lwc tool (from
 # stage 10's build when it is there), Lwc.dll, the console test runner (every KAT file, tamper
-# and bad-input tests, lwc files in both directions with the tool), the README's example, and
-# a build of the benchmark.
+# and bad-input tests, lwc files in both directions with the tool, fault tests: lying input
+# streams, pooled buffers, invalid paths, disposal, tag lengths, file writers under failure; the
+# full-disk test mounts a small tmpfs and says it skipped when mounting is not permitted), the
+# README's example, and a build of the benchmark.
 set -euo pipefail
 if ! command -v mcs >/dev/null; then
   echo "installing: mono-devel"
