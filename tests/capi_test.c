@@ -1,10 +1,16 @@
 /* The C ABI from plain C99: every registered AEAD round-trips and rejects a forgery with a
  * zeroed output; known answers for ascon-aead128 and ascon-hash256; incremental hashing equals
- * one-shot; bad arguments fail with a message instead of crashing. */
+ * one-shot; bad arguments fail with a message instead of crashing; verifiers take full tags
+ * unless the truncated calls are used; hash states and stream handles survive double free,
+ * free after a failed init and use after free; error messages stay put; overlapping buffers
+ * and sizes that overflow are refused. Run under ASan/UBSan in stage 20. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lwc.h"
+#include "lwc/stream.h"
 #if defined(LWC_TEST_BATCH)
 #include "lwc/batch.h"
 #endif
@@ -80,11 +86,11 @@ static void test_truncated_tags_and_nonce_masking(void) {
   for (taglen = 4; taglen <= 16; ++taglen) {
     CHECK(lwc_aead_encrypt_detached("ascon-aead128", ct, tag, taglen, msg, 33, NULL, 0, nonce,
                                     key, second) == 0);
-    CHECK(lwc_aead_decrypt_detached("ascon-aead128", out, ct, 33, tag, taglen, NULL, 0, nonce,
-                                    key, second) == 0);
+    CHECK(lwc_aead_decrypt_detached_truncated("ascon-aead128", out, ct, 33, tag, taglen, NULL, 0,
+                                              nonce, key, second) == 0);
     CHECK(memcmp(out, msg, 33) == 0);
-    CHECK(lwc_aead_decrypt_detached("ascon-aead128", out, ct, 33, tag, taglen, NULL, 0, nonce,
-                                    key, NULL) == -1); /* the second key matters */
+    CHECK(lwc_aead_decrypt_detached_truncated("ascon-aead128", out, ct, 33, tag, taglen, NULL, 0,
+                                              nonce, key, NULL) == -1); /* the second key matters */
     CHECK(all_zero(out, 33));
   }
   CHECK(lwc_aead_encrypt_detached("ascon-aead128", ct, tag, 3, msg, 33, NULL, 0, nonce, key,
@@ -149,6 +155,262 @@ static void test_bad_arguments(void) {
   CHECK(strcmp(lwc_version_string(), LWC_VERSION_STRING) == 0);
 }
 
+static int message_has(const char* needle) { return strstr(lwc_error_message(), needle) != NULL; }
+
+/* A verifier takes the full tag by default: a prefix of the right tag, which the old calls
+ * accepted (taking the length from the tag given), fails and the message names the length. */
+static void test_full_tags_by_default(void) {
+  uint8_t key[16] = {7}, nonce[16] = {8}, msg[40] = {9}, ct[40], tag[16], out[40], mac[16];
+  lwc_hash_state st;
+  size_t t;
+  CHECK(lwc_aead_encrypt_detached("ascon-aead128", ct, tag, 16, msg, 40, NULL, 0, nonce, key,
+                                  NULL) == 0);
+  CHECK(lwc_aead_decrypt_detached("ascon-aead128", out, ct, 40, tag, 16, NULL, 0, nonce, key,
+                                  NULL) == 0);
+  CHECK(memcmp(out, msg, 40) == 0);
+  for (t = 0; t < 16; ++t) {
+    memset(out, 0xA5, sizeof out);
+    CHECK(lwc_aead_decrypt_detached("ascon-aead128", out, ct, 40, tag, t, NULL, 0, nonce, key,
+                                    NULL) == -1);
+    CHECK(message_has("must be the full 16 bytes"));
+    CHECK(message_has("lwc_aead_decrypt_detached_truncated"));
+  }
+  /* The opt-in takes a prefix within [min, full], and nothing outside it. */
+  CHECK(lwc_aead_decrypt_detached_truncated("ascon-aead128", out, ct, 40, tag, 4, NULL, 0, nonce,
+                                            key, NULL) == 0);
+  CHECK(lwc_aead_decrypt_detached_truncated("ascon-aead128", out, ct, 40, tag, 3, NULL, 0, nonce,
+                                            key, NULL) == -1);
+  CHECK(lwc_aead_decrypt_detached_truncated("ascon-aead128", out, ct, 40, tag, 17, NULL, 0,
+                                            nonce, key, NULL) == -1);
+  CHECK(lwc_aead_decrypt_detached_truncated("ascon-128", out, ct, 40, tag, 8, NULL, 0, nonce,
+                                            key, NULL) == -1); /* v1.2: full tags only */
+
+  CHECK(lwc_mac("ascon-mac-v13", mac, 16, msg, 40, key) == 0);
+  CHECK(lwc_mac_verify("ascon-mac-v13", mac, 16, msg, 40, key) == 0);
+  for (t = 0; t < 16; ++t) {
+    CHECK(lwc_mac_verify("ascon-mac-v13", mac, t, msg, 40, key) == -1);
+    CHECK(message_has("must be the full 16 bytes"));
+  }
+  CHECK(lwc_mac_verify_truncated("ascon-mac-v13", mac, 4, msg, 40, key) == 0);
+  CHECK(lwc_mac_verify_truncated("ascon-mac-v13", mac, 3, msg, 40, key) == -1);
+  CHECK(lwc_mac_verify_truncated("ascon-mac-v13", mac, 17, msg, 40, key) == -1);
+  CHECK(lwc_mac_verify("ascon-hash256", mac, 16, msg, 40, key) == -1);
+
+  CHECK(lwc_hash_init(&st, "ascon-mac-v13", key, 16, NULL, 0) == 0);
+  CHECK(lwc_hash_update(&st, msg, 40) == 0);
+  CHECK(lwc_hash_verify(&st, mac, 4) == -1);
+  CHECK(message_has("must be the full 16 bytes"));
+  CHECK(lwc_hash_verify(&st, mac, 16) == 0);
+  lwc_hash_free(&st);
+  CHECK(lwc_hash_init(&st, "ascon-mac-v13", key, 16, NULL, 0) == 0);
+  CHECK(lwc_hash_update(&st, msg, 40) == 0);
+  CHECK(lwc_hash_verify_truncated(&st, mac, 4) == 0);
+  lwc_hash_free(&st);
+}
+
+/* Hash states: init marks valid; anything on a state that is not valid is -1 with a message. */
+static void test_hash_state_lifecycle(void) {
+  lwc_hash_state st, other;
+  uint8_t buf[32] = {0}, key[16] = {1};
+  memset(&st, 0, sizeof st);
+  /* never initialised (zeroed memory) */
+  CHECK(lwc_hash_update(&st, buf, 1) == -1);
+  CHECK(message_has("not initialised"));
+  CHECK(lwc_hash_squeeze(&st, buf, 32) == -1);
+  CHECK(lwc_hash_verify(&st, buf, 16) == -1);
+  CHECK(lwc_hash_copy(&other, &st) == -1);
+  lwc_hash_free(&st);
+
+  /* free after a failed init, twice */
+  memset(&st, 0xA5, sizeof st);
+  CHECK(lwc_hash_init(&st, "no-such-algorithm", NULL, 0, NULL, 0) == -1);
+  CHECK(lwc_hash_update(&st, buf, 1) == -1);
+  CHECK(message_has("not initialised"));
+  lwc_hash_free(&st);
+  lwc_hash_free(&st);
+  CHECK(lwc_hash_init(&st, "ascon-mac", key, 3, NULL, 0) == -1); /* wrong key size */
+  lwc_hash_free(&st);
+
+  /* use after free and double free */
+  CHECK(lwc_hash_init(&st, "ascon-hash256", NULL, 0, NULL, 0) == 0);
+  CHECK(lwc_hash_update(&st, buf, 3) == 0);
+  lwc_hash_free(&st);
+  CHECK(all_zero(st.opaque.bytes, sizeof st.opaque.bytes));
+  lwc_hash_free(&st);
+  CHECK(lwc_hash_update(&st, buf, 1) == -1);
+  CHECK(lwc_hash_squeeze(&st, buf, 32) == -1);
+  CHECK(message_has("lwc_hash_squeeze") && message_has("freed"));
+
+  /* copy: into a live state is refused (it would be lost without a wipe); into a freed one
+   * works, and both are independent afterwards */
+  CHECK(lwc_hash_init(&st, "ascon-hash256", NULL, 0, NULL, 0) == 0);
+  CHECK(lwc_hash_init(&other, "ascon-xof128", NULL, 0, NULL, 0) == 0);
+  CHECK(lwc_hash_copy(&other, &st) == -1);
+  CHECK(message_has("live state"));
+  CHECK(lwc_hash_copy(&st, &st) == -1);
+  lwc_hash_free(&other);
+  CHECK(lwc_hash_copy(&other, &st) == 0);
+  lwc_hash_free(&st);
+  CHECK(lwc_hash_squeeze(&other, buf, 32) == 0);
+  lwc_hash_free(&other);
+  lwc_hash_free(NULL);
+}
+
+/* Stream handles: free may be called twice; a freed handle is refused, not dereferenced. */
+static void test_stream_lifecycle_and_overlap(void) {
+  uint8_t key[32] = {5}, buf[4096], out[8192];
+  size_t outlen = 0, bound;
+  lwc_stream* s = lwc_stream_encrypt_new(NULL, 0, 1, key);
+  lwc_stream* freed;
+  CHECK(s != NULL);
+  memset(buf, 0x11, sizeof buf);
+  bound = lwc_stream_push_bound(s, 1000);
+  CHECK(bound > 1000 && bound <= sizeof out);
+  /* in == out, and partial overlaps either way, are refused before anything is sealed */
+  CHECK(lwc_stream_push(s, buf, sizeof buf, &outlen, buf, 1000) == -1);
+  CHECK(message_has("overlaps"));
+  CHECK(lwc_stream_push(s, buf + 10, sizeof buf - 10, &outlen, buf, 1000) == -1);
+  CHECK(lwc_stream_push(s, buf, sizeof buf - 100, &outlen, buf + 100, 1000) == -1);
+  CHECK(lwc_stream_push(s, out, sizeof out, &outlen, buf, 1000) == 0);
+  lwc_stream_free(s);
+  freed = s;
+  lwc_stream_free(freed); /* second free: nothing happens */
+  CHECK(message_has("not a live stream"));
+  CHECK(lwc_stream_push(freed, out, sizeof out, &outlen, buf, 10) == -1);
+  CHECK(message_has("not a live stream"));
+  CHECK(lwc_stream_final(freed, out, sizeof out, &outlen) == -1);
+  CHECK(lwc_stream_push_bound(freed, 10) == 0);
+  CHECK(lwc_stream_final_bound(freed) == 0);
+  CHECK(lwc_stream_error_code(freed) == LWC_STREAM_E_USAGE);
+  /* a pointer that never was a handle */
+  CHECK(lwc_stream_push((lwc_stream*)(void*)buf, out, sizeof out, &outlen, buf, 10) == -1);
+  lwc_stream_free(NULL);
+}
+
+/* A pointer from lwc_error_message() keeps its text across later failures. */
+static void test_error_message_pointers_stay_valid(void) {
+  const char *first, *second;
+  char saved[256];
+  uint8_t buf[64] = {0};
+  CHECK(lwc_hash("ascon-hash256", buf, 33, buf + 40, 1) == -1);
+  first = lwc_error_message();
+  strncpy(saved, first, sizeof saved - 1);
+  saved[sizeof saved - 1] = '\0';
+  CHECK(lwc_aead_encrypt("no-such-algorithm-with-a-long-name-to-force-a-new-allocation-of-text",
+                         buf, NULL, buf, 1, NULL, 0, buf, buf) == -1);
+  second = lwc_error_message();
+  CHECK(second != first && strstr(second, "no-such-algorithm") != NULL);
+  CHECK(strcmp(first, saved) == 0);
+  {
+    int i;
+    char name[64];
+    for (i = 0; i < 50; ++i) {
+      snprintf(name, sizeof name, "unknown-%d", i);
+      CHECK(lwc_hash(name, buf, 1, NULL, 0) == -1);
+    }
+  }
+  CHECK(strcmp(first, saved) == 0);
+  CHECK(strstr(second, "no-such-algorithm") != NULL);
+}
+
+static void test_legacy_flag(void) {
+  size_t i, legacy = 0;
+  CHECK(lwc_algorithm_is_legacy("ascon-128") == 1);
+  CHECK(lwc_algorithm_is_legacy("ascon-hasha") == 1);
+  CHECK(lwc_algorithm_is_legacy("ascon-aead128") == 0);
+  CHECK(lwc_algorithm_is_legacy("ascon-hash256") == 0);
+  CHECK(lwc_algorithm_is_legacy("no-such-algorithm") == -1);
+  CHECK(lwc_algorithm_is_legacy(NULL) == -1);
+  for (i = 0; i < lwc_algorithm_count(); ++i)
+    legacy += (size_t)(lwc_algorithm_is_legacy(lwc_algorithm_name(i)) == 1);
+  CHECK(legacy >= 7);
+}
+
+/* Single-message calls with an output overlapping an input (other than exactly in place). */
+static void test_overlapping_buffers(void) {
+  uint8_t key[16] = {1}, nonce[16] = {2}, buf[256], tag[16];
+  size_t clen = 0, mlen = 0;
+  memset(buf, 3, sizeof buf);
+  /* exactly in place works (combined and detached) */
+  CHECK(lwc_aead_encrypt("ascon-aead128", buf, &clen, buf, 64, NULL, 0, nonce, key) == 0);
+  CHECK(lwc_aead_decrypt("ascon-aead128", buf, &mlen, buf, clen, NULL, 0, nonce, key) == 0);
+  CHECK(lwc_aead_encrypt_detached("ascon-aead128", buf, tag, 16, buf, 64, NULL, 0, nonce, key,
+                                  NULL) == 0);
+  CHECK(lwc_aead_decrypt_detached("ascon-aead128", buf, buf, 64, tag, 16, NULL, 0, nonce, key,
+                                  NULL) == 0);
+  /* shifted by one byte: refused */
+  CHECK(lwc_aead_encrypt("ascon-aead128", buf + 1, &clen, buf, 64, NULL, 0, nonce, key) == -1);
+  CHECK(message_has("overlaps the message"));
+  CHECK(lwc_aead_decrypt("ascon-aead128", buf + 1, &mlen, buf, 80, NULL, 0, nonce, key) == -1);
+  CHECK(lwc_aead_encrypt_detached("ascon-aead128", buf + 8, tag, 16, buf, 64, NULL, 0, nonce,
+                                  key, NULL) == -1);
+  CHECK(lwc_aead_decrypt_detached("ascon-aead128", buf, buf + 8, 64, tag, 16, NULL, 0, nonce,
+                                  key, NULL) == -1);
+  /* output over the key, nonce, associated data or tag */
+  CHECK(lwc_aead_encrypt("ascon-aead128", buf, &clen, buf + 100, 20, NULL, 0, nonce, buf + 10) == -1);
+  CHECK(message_has("overlaps the key"));
+  CHECK(lwc_aead_encrypt("ascon-aead128", buf, &clen, buf + 100, 20, NULL, 0, buf + 30, key) == -1);
+  CHECK(lwc_aead_encrypt("ascon-aead128", buf, &clen, buf + 100, 20, buf + 20, 5, nonce, key) == -1);
+  CHECK(lwc_aead_encrypt_detached("ascon-aead128", buf + 100, buf + 110, 16, buf, 20, NULL, 0,
+                                  nonce, key, NULL) == -1); /* tag over the output */
+  CHECK(lwc_aead_encrypt_detached("ascon-aead128", buf + 100, buf + 10, 16, buf, 20, NULL, 0,
+                                  nonce, key, NULL) == -1); /* tag over the message */
+  CHECK(lwc_aead_decrypt_detached("ascon-aead128", buf, buf + 100, 20, buf + 10, 16, NULL, 0,
+                                  nonce, key, NULL) == -1); /* output over the tag */
+  CHECK(lwc_hash("ascon-hash256", buf, 32, buf + 16, 32) == -1);
+  CHECK(lwc_mac("ascon-mac", buf, 16, buf + 100, 10, buf + 8) == -1);
+}
+
+/* Sizes near 2^31, 2^32, 2^63 and SIZE_MAX, in every length argument of the C ABI, with no
+ * buffer behind them (NULL) or a bound the call knows: each is a clean -1 with a message,
+ * never a crash (stage 20 runs this under ASan and UBSan). */
+static void test_size_sweep(void) {
+  static const size_t big[] = {(size_t)1 << 31,       ((size_t)1 << 31) + 1, (size_t)0xFFFFFFFFu,
+                               (size_t)1 << 32 | 1,   (size_t)1 << 63,       ((size_t)1 << 63) - 1,
+                               SIZE_MAX - 16,         SIZE_MAX - 1,          SIZE_MAX};
+  uint8_t buf[256] = {0}, key[32] = {1}, nonce[16] = {2};
+  size_t i, clen = 0;
+  lwc_hash_state st;
+  lwc_stream* s = lwc_stream_encrypt_new(NULL, 0, 1, key);
+  for (i = 0; i < sizeof big / sizeof big[0]; ++i) {
+    const size_t n = big[i];
+    size_t outlen = 0;
+    CHECK(lwc_aead_encrypt("ascon-aead128", buf, &clen, NULL, n, NULL, 0, nonce, key) == -1);
+    CHECK(lwc_aead_encrypt("ascon-aead128", buf, &clen, buf, 1, NULL, n, nonce, key) == -1);
+    CHECK(lwc_aead_decrypt("ascon-aead128", buf, &clen, NULL, n, NULL, 0, nonce, key) == -1);
+    CHECK(lwc_aead_decrypt("ascon-aead128", NULL, &clen, buf, n, NULL, 0, nonce, key) == -1);
+    CHECK(lwc_aead_encrypt_detached("ascon-aead128", NULL, buf, 16, NULL, n, NULL, 0, nonce, key,
+                                    NULL) == -1);
+    CHECK(lwc_aead_encrypt_detached("ascon-aead128", buf, buf + 64, n, buf + 128, 16, NULL, 0,
+                                    nonce, key, NULL) == -1);
+    CHECK(lwc_aead_decrypt_detached("ascon-aead128", buf, buf + 64, 16, buf + 128, n, NULL, 0,
+                                    nonce, key, NULL) == -1);
+    CHECK(lwc_aead_decrypt_detached_truncated("ascon-aead128", buf, buf + 64, 16, buf + 128, n,
+                                              NULL, 0, nonce, key, NULL) == -1);
+    CHECK(lwc_aead_decrypt_detached("ascon-aead128", NULL, NULL, n, buf, 16, NULL, 0, nonce, key,
+                                    NULL) == -1);
+    CHECK(lwc_hash("ascon-hash256", buf, n, buf + 128, 1) == -1);
+    CHECK(lwc_hash("ascon-xof128", NULL, n, buf, 1) == -1);
+    CHECK(lwc_hash("ascon-hash256", buf, 32, NULL, n) == -1);
+    CHECK(lwc_cxof("ascon-cxof128", buf, 32, buf + 64, 1, buf + 128, n) == -1);
+    CHECK(lwc_mac("ascon-prfshort", buf, 16, buf + 64, n, key) == -1);
+    CHECK(lwc_mac_verify("ascon-mac", buf, n, buf + 64, 1, key) == -1);
+    CHECK(lwc_mac_verify_truncated("ascon-mac", buf, n, buf + 64, 1, key) == -1);
+    CHECK(lwc_hash_init(&st, "ascon-mac", key, n, NULL, 0) == -1);
+    CHECK(lwc_hash_init(&st, "ascon-cxof128", NULL, 0, buf, n) == -1);
+    CHECK(lwc_hash_init(&st, "ascon-hash256", NULL, 0, NULL, 0) == 0);
+    CHECK(lwc_hash_update(&st, NULL, n) == -1);
+    CHECK(lwc_hash_squeeze(&st, buf, n) == -1);
+    CHECK(lwc_hash_verify(&st, buf, n) == -1);
+    lwc_hash_free(&st);
+    CHECK(lwc_stream_push(s, buf, sizeof buf, &outlen, NULL, n) == -1);
+    CHECK(lwc_stream_push(s, NULL, n, &outlen, buf, 1) == -1);
+    CHECK(lwc_stream_push(s, buf, sizeof buf, &outlen, key, n) == -1); /* bound exceeds outcap */
+    CHECK(strlen(lwc_error_message()) > 0);
+  }
+  lwc_stream_free(s);
+}
+
 #if defined(LWC_TEST_BATCH)
 /* The batch engine through liblwc.so equals one-shot calls; one tampered job fails alone. */
 static void test_batch_through_the_shared_library(void) {
@@ -186,6 +448,211 @@ static void test_batch_through_the_shared_library(void) {
     CHECK(i == 4 ? all_zero(out[i], 3 * i + 1) : memcmp(out[i], msgs[i], 3 * i + 1) == 0);
   }
 }
+
+/* Every error path of the batch C ABI leaves a message naming its cause, not a stale one. */
+static void expect_batch_error(int rc, const char* a, const char* b) {
+  CHECK(rc == -1);
+  CHECK(strstr(lwc_error_message(), "lwc_batch") != NULL);
+  if (a != NULL) CHECK(strstr(lwc_error_message(), a) != NULL);
+  if (b != NULL) CHECK(strstr(lwc_error_message(), b) != NULL);
+  if (rc != -1 || (a && !strstr(lwc_error_message(), a)) || (b && !strstr(lwc_error_message(), b)))
+    fprintf(stderr, "  message: %s\n", lwc_error_message());
+}
+
+static void test_batch_errors_and_overlaps(void) {
+  enum { N = 4 };
+  uint8_t keys[N][16], nonces[N][16], msgs[N][32], out[N][32], tags[N][16], ok[N];
+  uint8_t pool[512], ptags[N * 16], pout[N * 32];
+  size_t offsets[N + 1], i;
+  lwc_batch_job jobs[N];
+  lwc_batch_hash_job hjobs[N];
+  lwc_batch_packed_jobs packed;
+  lwc_batch_options bad_backend = {1, "no-such-backend"};
+  memset(keys, 1, sizeof keys);
+  memset(nonces, 2, sizeof nonces);
+  memset(msgs, 3, sizeof msgs);
+  memset(pool, 4, sizeof pool);
+  for (i = 0; i < N; ++i) {
+    jobs[i].key = keys[i];
+    jobs[i].nonce = nonces[i];
+    jobs[i].ad = NULL;
+    jobs[i].ad_len = 0;
+    jobs[i].in = msgs[i];
+    jobs[i].in_len = 32;
+    jobs[i].out = out[i];
+    jobs[i].tag = tags[i];
+    jobs[i].second_key = NULL;
+    hjobs[i].in = msgs[i];
+    hjobs[i].in_len = 32;
+    hjobs[i].out = out[i];
+    hjobs[i].out_len = 32;
+    offsets[i] = i * 32;
+  }
+  offsets[N] = N * 32;
+  CHECK(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, NULL) == 0);
+
+  /* a stale message from an earlier single-message failure must not survive */
+  CHECK(lwc_hash("no-such-algorithm", out[0], 1, NULL, 0) == -1);
+  expect_batch_error(lwc_batch_encrypt("no-such-aead", N, jobs, 16, NULL), "no-such-aead", NULL);
+  expect_batch_error(lwc_batch_encrypt(NULL, N, jobs, 16, NULL), "NULL", NULL);
+  expect_batch_error(lwc_batch_encrypt("ascon-hash256", N, jobs, 16, NULL), "ascon-hash256",
+                     "not an AEAD");
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, &bad_backend),
+                     "no-such-backend", NULL);
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, jobs, 3, NULL), "ascon-aead128",
+                     "tag length must be 4 to 16 bytes, got 3");
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, NULL, 16, NULL), "ascon-aead128",
+                     "NULL");
+  jobs[2].key = NULL;
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, NULL), "job 2", "key");
+  jobs[2].key = keys[2];
+  jobs[3].nonce = NULL;
+  expect_batch_error(lwc_batch_decrypt("ascon-aead128", N, jobs, 16, ok, NULL), "job 3", "nonce");
+  jobs[3].nonce = nonces[3];
+  jobs[1].tag = NULL;
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, NULL), "job 1", "tag");
+  jobs[1].tag = tags[1];
+  jobs[1].in = NULL;
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, NULL), "job 1", "input");
+  jobs[1].in = msgs[1];
+  jobs[0].second_key = keys[0];
+  expect_batch_error(lwc_batch_encrypt("ascon-128", N, jobs, 16, NULL), "ascon-128",
+                     "not supported");
+  jobs[0].second_key = NULL;
+  /* a forged job: the message names how many failed and the first */
+  for (i = 0; i < N; ++i) jobs[i].in = out[i], jobs[i].out = msgs[i];
+  tags[2][0] ^= 1;
+  expect_batch_error(lwc_batch_decrypt("ascon-aead128", N, jobs, 16, ok, NULL), "1 of 4",
+                     "job 2");
+  tags[2][0] ^= 1;
+  CHECK(lwc_batch_decrypt("ascon-aead128", N, jobs, 16, ok, NULL) == 0);
+  for (i = 0; i < N; ++i) jobs[i].in = msgs[i], jobs[i].out = out[i];
+
+  /* overlaps of a job's output with its own inputs (exactly in place is fine) */
+  jobs[1].out = msgs[1];
+  CHECK(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, NULL) == 0);
+  jobs[1].out = msgs[1] + 1;
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, NULL), "job 1", "overlaps");
+  jobs[1].out = out[1];
+  jobs[2].out = keys[2] - 8;
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, NULL), "job 2",
+                     "overlaps the key");
+  jobs[2].out = out[2];
+  jobs[3].tag = msgs[3] + 4;
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, NULL), "job 3",
+                     "tag overlaps the input");
+  jobs[3].tag = tags[3];
+  jobs[0].out = tags[0];
+  expect_batch_error(lwc_batch_decrypt("ascon-aead128", N, jobs, 16, ok, NULL), "job 0",
+                     "overlaps the tag");
+  jobs[0].out = out[0];
+  jobs[0].ad = out[0] + 8;
+  jobs[0].ad_len = 4;
+  expect_batch_error(lwc_batch_encrypt("ascon-aead128", N, jobs, 16, NULL), "job 0",
+                     "associated data");
+  jobs[0].ad = NULL;
+  jobs[0].ad_len = 0;
+
+  /* hashing */
+  expect_batch_error(lwc_batch_hash("ascon-mac", N, hjobs, NULL), "ascon-mac", "C++ API");
+  expect_batch_error(lwc_batch_hash("ascon-aead128", N, hjobs, NULL), "ascon-aead128", NULL);
+  hjobs[2].out_len = 31;
+  expect_batch_error(lwc_batch_hash("ascon-hash256", N, hjobs, NULL), "job 2", "32 bytes");
+  hjobs[2].out_len = 32;
+  hjobs[1].out = msgs[1] + 16;
+  expect_batch_error(lwc_batch_hash("ascon-hash256", N, hjobs, NULL), "job 1", "overlaps");
+  hjobs[1].out = out[1];
+  hjobs[3].in = NULL;
+  expect_batch_error(lwc_batch_hash("ascon-hash256", N, hjobs, NULL), "job 3", "NULL");
+  hjobs[3].in = msgs[3];
+  CHECK(lwc_batch_hash("ascon-hash256", N, hjobs, NULL) == 0);
+
+  /* packed: the output and tag buffers against every input buffer */
+  packed.keys = pool;
+  packed.nonces = pool + 64;
+  packed.second_keys = NULL;
+  packed.in = pool + 256;
+  packed.offsets = offsets;
+  packed.ad = NULL;
+  packed.ad_offsets = NULL;
+  CHECK(lwc_batch_encrypt_packed("ascon-aead128", N, &packed, pout, ptags, 16, NULL) == 0);
+  CHECK(lwc_batch_encrypt_packed("ascon-aead128", N, &packed, pool + 256, ptags, 16, NULL) == 0);
+  expect_batch_error(lwc_batch_encrypt_packed("ascon-aead128", N, &packed, pool + 257, ptags, 16,
+                                              NULL), "output buffer overlaps the message", NULL);
+  expect_batch_error(lwc_batch_encrypt_packed("ascon-aead128", N, &packed, pool + 64, ptags, 16,
+                                              NULL), "overlaps the nonce", NULL);
+  expect_batch_error(lwc_batch_encrypt_packed("ascon-aead128", N, &packed, pout, pool + 8, 16,
+                                              NULL), "tag buffer overlaps the key", NULL);
+  expect_batch_error(lwc_batch_encrypt_packed("ascon-aead128", N, &packed, pout, pout + 8, 16,
+                                              NULL), "overlaps the tag", NULL);
+  expect_batch_error(lwc_batch_decrypt_packed("ascon-aead128", N, &packed, pout, pout + 8, 16,
+                                              ok, NULL), "overlaps the tag", NULL);
+  expect_batch_error(lwc_batch_encrypt_packed("ascon-aead128", N, NULL, pout, ptags, 16, NULL),
+                     "NULL", NULL);
+  expect_batch_error(lwc_batch_hash_packed("ascon-hash256", N, pool + 256, offsets, pool + 268,
+                                           32, NULL), "overlaps the message", NULL);
+  expect_batch_error(lwc_batch_hash_packed("ascon-hash256", N, pool + 256, NULL, pout, 32, NULL),
+                     "offsets", NULL);
+  expect_batch_error(lwc_batch_hash_packed("ascon-hash256", N, pool + 256, offsets, pout, 31,
+                                           NULL), "ascon-hash256", "32 bytes");
+}
+
+/* Sizes whose products or sums do not fit in size_t: clean -1 before anything is read. */
+static void test_batch_size_sweep(void) {
+  static const size_t big[] = {(size_t)1 << 31,       (size_t)0xFFFFFFFFu, (size_t)1 << 32,
+                               (size_t)1 << 62,       (size_t)1 << 63,     ((size_t)1 << 63) + 1,
+                               SIZE_MAX - 16,         SIZE_MAX - 1,        SIZE_MAX};
+  uint8_t in[64] = {0}, out[64], tags[64], ok[2];
+  size_t offsets[3] = {0, 16, 32}, i;
+  lwc_batch_packed_jobs packed;
+  lwc_batch_job job;
+  packed.keys = in;
+  packed.nonces = in + 16;
+  packed.second_keys = NULL;
+  packed.in = in + 32;
+  packed.offsets = offsets;
+  packed.ad = NULL;
+  packed.ad_offsets = NULL;
+  job.key = in;
+  job.nonce = in;
+  job.ad = NULL;
+  job.ad_len = 0;
+  job.in = NULL;
+  job.in_len = 0;
+  job.out = out;
+  job.tag = tags;
+  job.second_key = NULL;
+  for (i = 0; i < sizeof big / sizeof big[0]; ++i) {
+    const size_t n = big[i];
+    /* 2 messages of n output bytes each: 2 * n wraps for n >= 2^63 (the segfault of old) */
+    if (n > SIZE_MAX / 2)
+      expect_batch_error(lwc_batch_hash_packed("ascon-xof128", 2, in, offsets, out, n, NULL),
+                         "does not fit", NULL);
+    expect_batch_error(lwc_batch_hash_packed("ascon-hash256", 2, in, offsets, out, n, NULL), NULL,
+                       NULL);
+    expect_batch_error(lwc_batch_encrypt_packed("ascon-aead128", 2, &packed, out, tags, n, NULL),
+                       NULL, NULL);
+    expect_batch_error(lwc_batch_decrypt_packed("ascon-aead128", 2, &packed, tags, out, n, ok,
+                                                NULL), NULL, NULL);
+    expect_batch_error(lwc_batch_encrypt("ascon-aead128", 1, &job, n, NULL), NULL, NULL);
+    expect_batch_error(lwc_batch_decrypt("ascon-aead128", 1, &job, n, ok, NULL), NULL, NULL);
+    job.ad_len = n; /* no associated data behind it */
+    expect_batch_error(lwc_batch_encrypt("ascon-aead128", 1, &job, 16, NULL), "job 0", NULL);
+    job.ad_len = 0;
+    job.in_len = n;
+    expect_batch_error(lwc_batch_encrypt("ascon-aead128", 1, &job, 16, NULL), "job 0", NULL);
+    job.in_len = 0;
+    if (n >= (size_t)1 << 62) {
+      /* job counts whose key, nonce or offset totals wrap: refused before offsets[n] is read */
+      expect_batch_error(lwc_batch_encrypt_packed("ascon-aead128", n, &packed, out, tags, 16,
+                                                  NULL), NULL, NULL);
+      expect_batch_error(lwc_batch_hash_packed("ascon-hash256", n, in, offsets, out, 32, NULL),
+                         NULL, NULL);
+    }
+  }
+  expect_batch_error(lwc_batch_hash_packed("ascon-xof128", SIZE_MAX, in, offsets, out, 0, NULL),
+                     "offsets", NULL);
+}
 #endif
 
 int main(void) {
@@ -194,8 +661,17 @@ int main(void) {
   test_truncated_tags_and_nonce_masking();
   test_incremental_hashing();
   test_bad_arguments();
+  test_full_tags_by_default();
+  test_hash_state_lifecycle();
+  test_stream_lifecycle_and_overlap();
+  test_error_message_pointers_stay_valid();
+  test_legacy_flag();
+  test_overlapping_buffers();
+  test_size_sweep();
 #if defined(LWC_TEST_BATCH)
   test_batch_through_the_shared_library();
+  test_batch_errors_and_overlaps();
+  test_batch_size_sweep();
 #endif
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;

@@ -9,8 +9,17 @@
  * ok flag is 1; the plaintext of a failed job is zeroed.
  *
  * Every function returns 0 on success and -1 on failure (unknown algorithm or backend,
- * a size out of range, a null pointer where bytes are needed, or, when decrypting, any job
- * that did not verify). No state is kept between calls; concurrent calls are safe. */
+ * a size out of range or whose product or sum does not fit in size_t, a null pointer where
+ * bytes are needed, overlapping buffers, or, when decrypting, any job that did not verify),
+ * with the cause (algorithm, job index, size) in lwc_error_message(). No state is kept
+ * between calls; concurrent calls are safe.
+ *
+ * Buffers: every output (out, tags when encrypting, digests, ok flags) must be disjoint from
+ * every input of every job (keys, nonces, associated data, messages, tags when decrypting)
+ * and from the other outputs, except a job's out exactly equal to its own in (in place).
+ * Checked, with -1: each job's buffers against its own, and in the packed calls the out and
+ * tags buffers against every input buffer; overlaps between different jobs of an array of
+ * jobs are not detected. */
 #ifndef LWC_BATCH_H
 #define LWC_BATCH_H
 
@@ -35,7 +44,9 @@ typedef struct lwc_batch_options {
 
 /* One AEAD job. `in` is the plaintext (encrypt) or ciphertext (decrypt), `out` receives
  * in_len bytes of the other; `tag` (tag_len bytes) is written by encrypt and read by decrypt.
- * out may equal in; it must not overlap it otherwise, nor any other job's output. */
+ * out may equal in; it must not overlap it otherwise, nor any other buffer of any job.
+ * tag_len is the caller's setting (the full tag, lwc_abytes(alg), unless truncation was
+ * chosen by configuration); never take it from received data. */
 typedef struct lwc_batch_job {
   const uint8_t* key;        /* the algorithm's key size: 16, or 20 for ascon-80pq */
   const uint8_t* nonce;      /* the algorithm's nonce size: 16, or 12 for grain-128aead */

@@ -11,8 +11,18 @@
 //
 // Threads: `options::threads` workers take jobs from the batch as they go (0: all hardware threads, 1:
 // the calling thread only). The functions keep no state between calls and may be called
-// from many threads at once. Jobs must not overlap each other's outputs; a job's output may
-// be its own input (in place) but must not overlap it otherwise.
+// from many threads at once.
+//
+// Buffers: every output (ciphertext or plaintext, tags when encrypting, digests, ok flags)
+// must be disjoint from every input of every job (keys, nonces, associated data, messages,
+// tags when decrypting) and from every other output; the one exception is a job's output
+// exactly equal to its own input (in place, AEADs only). The engine checks what is cheap and
+// throws std::invalid_argument before writing anything: each job's outputs against its own
+// inputs, and in the packed forms the output and tag buffers against every input buffer.
+// Overlaps between different jobs of a span are not detected: they are the caller's to avoid.
+//
+// Sizes: a product or sum of sizes that does not fit in size_t (n * tag_len, n * out_len, the
+// bytes of a batch) is refused with std::invalid_argument.
 #pragma once
 
 #include <cstddef>

@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "algorithm_list.hpp"
+#include "common/checked.hpp"
 #include "common/kind.hpp"
 #include "common/secure.hpp"
 #include "common/span.hpp"
@@ -323,10 +324,28 @@ inline void aead_encrypt(const algorithm& a, bytes_view key, bytes_view nonce, b
             ad.size(), pt.data(), pt.size(), ct.data(), tag.data(), tag.size());
 }
 
-// Detached AEAD decryption: true when the tag verifies; otherwise pt is all zeros.
+// Detached AEAD decryption of a full tag (tag.size() must be a.tag_size): true when the tag
+// verifies; otherwise pt is all zeros.
 [[nodiscard]] inline bool aead_decrypt(const algorithm& a, bytes_view key, bytes_view nonce,
                                        bytes_view ad, bytes_view ct, bytes_view tag, bytes_span pt,
                                        bytes_view second_key = {}) {
+  if (a.is_aead() && tag.size() != a.tag_size)
+    detail::invalid(a, "tag must be the full " + std::to_string(a.tag_size) + " bytes, got " +
+                           std::to_string(tag.size()) +
+                           " (truncated tags are verified only by aead_decrypt_truncated)");
+  detail::check_aead_args(a, key, nonce, second_key, tag.size());
+  detail::check_size(a, "plaintext buffer", pt.size(), ct.size());
+  return a.decrypt(key.data(), second_key.empty() ? nullptr : second_key.data(), nonce.data(),
+                   ad.data(), ad.size(), ct.data(), ct.size(), tag.data(), tag.size(), pt.data());
+}
+
+// The opt-in for truncated tags: tag.size() may be any length from a.min_tag_size to
+// a.tag_size, so the caller, not the tag's sender, must fix it (a 4-byte tag is forged in
+// 2^32 tries). Otherwise as aead_decrypt.
+[[nodiscard]] inline bool aead_decrypt_truncated(const algorithm& a, bytes_view key,
+                                                 bytes_view nonce, bytes_view ad, bytes_view ct,
+                                                 bytes_view tag, bytes_span pt,
+                                                 bytes_view second_key = {}) {
   detail::check_aead_args(a, key, nonce, second_key, tag.size());
   detail::check_size(a, "plaintext buffer", pt.size(), ct.size());
   return a.decrypt(key.data(), second_key.empty() ? nullptr : second_key.data(), nonce.data(),
@@ -366,16 +385,29 @@ class hasher {
     if (alg_->max_output_size != 0 && out.size() > alg_->max_output_size - squeezed_)
       detail::invalid(*alg_, "output is at most " + std::to_string(alg_->max_output_size) +
                                  " bytes");
-    squeezed_ += out.size();
+    // Saturating: only "anything read yet" and the bound above are asked of the count.
+    if (!add_fits(squeezed_, out.size(), squeezed_)) squeezed_ = SIZE_MAX;
     alg_->squeeze(state_, out.data(), out.size());
   }
-  // MAC/PRF: constant-time check of the next tag.size() output bytes against tag.
+  // MAC/PRF: constant-time check of the next tag_size output bytes against tag, which must
+  // be the full tag (info().tag_size bytes).
   [[nodiscard]] bool verify(bytes_view tag) {
+    if (alg_->is_keyed() && tag.size() != alg_->tag_size)
+      detail::invalid(*alg_, "tag must be the full " + std::to_string(alg_->tag_size) +
+                                 " bytes, got " + std::to_string(tag.size()) +
+                                 " (truncated tags are verified only by verify_truncated)");
+    return verify_truncated(tag);
+  }
+  // The opt-in for other lengths: tag.size() from info().min_tag_size to info().tag_size (a
+  // PRF, whose output has no fixed length, also up to 64 bytes). The length must be the
+  // caller's configuration, never the length of whatever tag arrived.
+  [[nodiscard]] bool verify_truncated(bytes_view tag) {
     if (!alg_->is_keyed()) detail::invalid(*alg_, "verify needs a MAC or PRF");
-    const std::size_t max = alg_->max_output_size ? alg_->max_output_size : 64;
+    const std::size_t max = alg_->max_output_size != 0 ? alg_->tag_size : 64;
     if (tag.size() < alg_->min_tag_size || tag.size() > max)
       detail::invalid(*alg_, "tag must be " + std::to_string(alg_->min_tag_size) + " to " +
-                                 std::to_string(max) + " bytes");
+                                 std::to_string(max) + " bytes, got " +
+                                 std::to_string(tag.size()));
     std::uint8_t expected[64];
     squeeze({expected, tag.size()});
     const bool ok = ct_equal(expected, tag.data(), tag.size());

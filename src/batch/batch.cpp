@@ -288,7 +288,7 @@ void encrypt(algorithm_ref algorithm, std::span<const aead_job> jobs, std::size_
   const lwc::algorithm& a = checks::resolve(algorithm, true);
   const backend_ops& be = pick_backend(opt);
   tag_len = checks::tag_length(a, tag_len);
-  const std::uint64_t bytes = checks::aead_jobs(a, jobs, tag_len);
+  const std::uint64_t bytes = checks::aead_jobs(a, jobs, tag_len, false);
   run_aead(be, a, jobs.size(), fetch_jobs, jobs.data(), bytes, false, tag_len, nullptr,
            opt.threads);
 }
@@ -298,7 +298,7 @@ std::size_t decrypt(algorithm_ref algorithm, std::span<const aead_job> jobs,
   const lwc::algorithm& a = checks::resolve(algorithm, true);
   const backend_ops& be = pick_backend(opt);
   tag_len = checks::tag_length(a, tag_len);
-  const std::uint64_t bytes = checks::aead_jobs(a, jobs, tag_len);
+  const std::uint64_t bytes = checks::aead_jobs(a, jobs, tag_len, true);
   expect_ok_flags(a, jobs.size(), ok.size());
   run_aead(be, a, jobs.size(), fetch_jobs, jobs.data(), bytes, true, tag_len, ok.data(),
            opt.threads);
@@ -311,8 +311,9 @@ void encrypt_packed(algorithm_ref algorithm, const packed_aead_inputs& in, bytes
   const backend_ops& be = pick_backend(opt);
   tag_len = checks::tag_length(a, tag_len);
   checks::packed_aead(a, in, out.size(), tags.size(), tag_len, nullptr, checks::memory::host);
+  checks::packed_aead_disjoint(a, in, out, tags, false);
   const packed_ctx ctx = packed_context(a, in, out, tags.data(), tag_len);
-  run_aead(be, a, in.in.count(), fetch_packed, &ctx, checks::packed_bytes(in), false, tag_len,
+  run_aead(be, a, in.in.count(), fetch_packed, &ctx, checks::packed_bytes(a, in), false, tag_len,
            nullptr, opt.threads);
 }
 
@@ -324,8 +325,13 @@ std::size_t decrypt_packed(algorithm_ref algorithm, const packed_aead_inputs& in
   tag_len = checks::tag_length(a, tag_len);
   const std::size_t ok_size = ok.size();
   checks::packed_aead(a, in, out.size(), tags.size(), tag_len, &ok_size, checks::memory::host);
+  checks::packed_aead_disjoint(a, in, out, tags, true);
+  if (lwc::ranges_overlap(ok.data(), ok.size(), out.data(), out.size()) ||
+      lwc::ranges_overlap(ok.data(), ok.size(), tags.data(), tags.size()) ||
+      lwc::ranges_overlap(ok.data(), ok.size(), in.in.data.data(), in.in.data.size()))
+    checks::fail(a, "ok flags overlap the output, tag or message buffer");
   const packed_ctx ctx = packed_context(a, in, out, tags.data(), tag_len);
-  run_aead(be, a, in.in.count(), fetch_packed, &ctx, checks::packed_bytes(in), true, tag_len,
+  run_aead(be, a, in.in.count(), fetch_packed, &ctx, checks::packed_bytes(a, in), true, tag_len,
            ok.data(), opt.threads);
   return count_ok(ok);
 }
@@ -342,6 +348,7 @@ void hash_packed(algorithm_ref algorithm, const packed_hash_inputs& in, bytes_sp
   const lwc::algorithm& a = checks::resolve(algorithm, false);
   const backend_ops& be = pick_backend(opt);
   checks::packed_hash(a, in, out.size(), out_len, checks::memory::host);
+  checks::packed_hash_disjoint(a, in, out);
   const std::size_t n = in.in.count();
   const bool has_custom = !in.customization.offsets.empty();
   const packed_hash_ctx ctx{in.in.data.data(),
@@ -352,7 +359,9 @@ void hash_packed(algorithm_ref algorithm, const packed_hash_inputs& in, bytes_sp
                             a.key_size,
                             has_custom ? in.customization.data.data() : nullptr,
                             has_custom ? in.customization.offsets.data() : nullptr};
-  const std::uint64_t bytes = n != 0 ? in.in.offsets[n] - in.in.offsets[0] + n * out_len : 0;
+  // out.size() == n * out_len, checked above without wrapping.
+  const std::uint64_t bytes =
+      n != 0 ? lwc::checked_add(in.in.offsets[n] - in.in.offsets[0], out.size(), a.name) : 0;
   run_sponge(be, a, n, fetch_hash_packed, &ctx, bytes, opt.threads);
 }
 

@@ -1,12 +1,18 @@
 // The C ABI of the batch engine (include/lwc/batch.h) on top of the C++ front end: every
-// exception becomes -1, and nothing is written when an argument is rejected.
+// exception becomes -1 with its message in lwc_error_message(), and nothing is written when an
+// argument is rejected.
 #include <lwc/batch.h>
 
 #include <cstring>
 #include <exception>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include <lwc/common/checked.hpp>
+
+#include "../capi/error.hpp"
 #include "../jobs/checks.hpp"
 #include "dispatch.hpp"
 #include "frontend.hpp"
@@ -26,7 +32,32 @@ options to_options(const lwc_batch_options* opt) {
   return o;
 }
 
-bool bytes_ok(const void* p, std::size_t n) { return p != nullptr || n == 0; }
+// Every failure leaves its cause in lwc_error_message(): the algorithm, the job and the size.
+[[noreturn]] void refuse(const std::string& message) { throw std::invalid_argument(message); }
+
+template <class F>
+int guarded(const char* call, F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    lwc::capi::set_error(std::string(call) + ": " + e.what());
+  } catch (...) {
+    lwc::capi::set_error(std::string(call) + ": unexpected error");
+  }
+  return -1;
+}
+
+const lwc::algorithm& resolve(const char* alg, bool aead) {
+  if (alg == nullptr) refuse("algorithm name is NULL");
+  return checks::resolve(alg, aead);
+}
+
+// A view of n bytes at p, where p may be NULL only when n == 0.
+lwc::bytes_view bytes_at(const lwc::algorithm& a, std::size_t i, const void* p, std::size_t n,
+                         const char* what) {
+  if (p == nullptr && n != 0) checks::fail_job(a, i, std::string(what) + " is NULL");
+  return {static_cast<const std::uint8_t*>(p), n};
+}
 
 // The span-of-jobs layout of the C ABI, read directly by the engine.
 void fetch_c_jobs(const void* ctx, std::size_t first, std::size_t count, aead_desc* out) {
@@ -46,31 +77,58 @@ void fetch_c_hash(const void* ctx, std::size_t first, std::size_t count, sponge_
   }
 }
 
-// False when an argument is wrong; else adds the bytes of the batch to *bytes.
-bool check_c_jobs(const lwc::algorithm& x, std::size_t n, const lwc_batch_job* jobs,
-                  std::size_t tag_len, std::uint64_t* bytes) {
-  if (tag_len < x.min_tag_size || tag_len > x.tag_size) return false;
-  if (n != 0 && jobs == nullptr) return false;
+// Throws (naming the job) when an argument is wrong; else returns the bytes of the batch.
+std::uint64_t check_c_jobs(const lwc::algorithm& x, std::size_t n, const lwc_batch_job* jobs,
+                           std::size_t tag_len, bool decrypt) {
+  if (tag_len < x.min_tag_size || tag_len > x.tag_size)
+    checks::fail(x, "tag length must be " + checks::sizes(x.min_tag_size, x.tag_size) +
+                        " bytes, got " + std::to_string(tag_len));
+  if (n != 0 && jobs == nullptr) checks::fail(x, std::to_string(n) + " jobs at NULL");
+  lwc::checked_total bytes(x.name);
   for (std::size_t i = 0; i < n; ++i) {
     const lwc_batch_job& j = jobs[i];
-    if (j.key == nullptr || j.nonce == nullptr || j.tag == nullptr) return false;
-    if (!bytes_ok(j.ad, j.ad_len) || !bytes_ok(j.in, j.in_len) || !bytes_ok(j.out, j.in_len))
-      return false;
-    if (j.second_key != nullptr && x.second_key_size == 0) return false;
-    *bytes += j.ad_len + j.in_len;
+    if (j.key == nullptr) checks::fail_job(x, i, "key is NULL");
+    if (j.nonce == nullptr) checks::fail_job(x, i, "nonce is NULL");
+    if (j.tag == nullptr) checks::fail_job(x, i, "tag is NULL");
+    if (j.second_key != nullptr && x.second_key_size == 0)
+      checks::fail_job(x, i, "nonce masking (a second key) is not supported");
+    const lwc::bytes_view ad = bytes_at(x, i, j.ad, j.ad_len, "associated data");
+    const lwc::bytes_view in = bytes_at(x, i, j.in, j.in_len, "input");
+    bytes_at(x, i, j.out, j.in_len, "output");
+    checks::job_disjoint(x, i, {j.key, x.key_size}, {j.nonce, x.nonce_size}, ad, in, j.out, j.tag,
+                         tag_len,
+                         j.second_key != nullptr ? lwc::bytes_view(j.second_key, x.second_key_size)
+                                                 : lwc::bytes_view{},
+                         decrypt);
+    bytes.add(j.ad_len).add(j.in_len);
   }
-  return true;
+  return bytes.value();
 }
 
-int aead_c(const char* alg, std::size_t n, const lwc_batch_job* jobs, std::size_t tag_len,
-           std::uint8_t* ok, bool decrypt, const lwc_batch_options* opt) noexcept {
-  try {
-    if (alg == nullptr) return -1;
-    const lwc::algorithm& a = checks::resolve(alg, true);
+// After a decryption: -1 with a message naming how many jobs failed and the first of them.
+int verdicts(const lwc::algorithm& a, const char* call, std::span<const std::uint8_t> ok) {
+  // Every verdict is read, without a branch on any of them; the flags are the caller's anyway,
+  // so the message may then name a failed job.
+  std::size_t good = 0;
+  for (const std::uint8_t f : ok) good += f;
+  if (good == ok.size()) return 0;
+  std::size_t first = 0;
+  while (ok[first] == 1) ++first;
+  lwc::capi::set_error(std::string(call) + ": " + std::string(a.name) + ": " +
+                       std::to_string(ok.size() - good) + " of " + std::to_string(ok.size()) +
+                       " jobs failed authentication (the first: job " + std::to_string(first) +
+                       "; their outputs are zeroed)");
+  return -1;
+}
+
+int aead_c(const char* call, const char* alg, std::size_t n, const lwc_batch_job* jobs,
+           std::size_t tag_len, std::uint8_t* ok, bool decrypt,
+           const lwc_batch_options* opt) noexcept {
+  return guarded(call, [&] {
+    const lwc::algorithm& a = resolve(alg, true);
     const options o = to_options(opt);
     const backend_ops& be = pick_backend(o);
-    std::uint64_t bytes = 0;
-    if (!check_c_jobs(a, n, jobs, tag_len, &bytes)) return -1;
+    const std::uint64_t bytes = check_c_jobs(a, n, jobs, tag_len, decrypt);
     if (!decrypt) {
       run_aead(be, a, n, fetch_c_jobs, jobs, bytes, false, tag_len, nullptr, o.threads);
       return 0;
@@ -81,33 +139,69 @@ int aead_c(const char* alg, std::size_t n, const lwc_batch_job* jobs, std::size_
       ok = own.data();
     }
     run_aead(be, a, n, fetch_c_jobs, jobs, bytes, true, tag_len, ok, o.threads);
-    // Every verdict is read, without a branch on any of them.
-    unsigned rejected = 0;
-    for (std::size_t i = 0; i < n; ++i) rejected |= static_cast<unsigned>(ok[i] ^ 1u);
-    return rejected == 0 ? 0 : -1;
-  } catch (...) {
-    return -1;
-  }
+    return verdicts(a, call, {ok, n});
+  });
+}
+
+// The packed C buffers' sizes, checked before any offset is read: n + 1 offsets and every
+// n * size product must fit in size_t.
+struct packed_sizes {
+  std::size_t keys, nonces, second_keys, tags;
+};
+packed_sizes packed_sizes_of(const lwc::algorithm& x, std::size_t n, std::size_t tag_len) {
+  lwc::checked_add(n, 1, "offsets");
+  return {lwc::checked_mul(n, x.key_size, "keys"), lwc::checked_mul(n, x.nonce_size, "nonces"),
+          lwc::checked_mul(n, x.second_key_size, "second keys"),
+          lwc::checked_mul(n, tag_len, "tags")};
 }
 
 // Views of the packed C buffers for the C++ front end, which checks them again.
 packed_aead_inputs packed_view(const lwc::algorithm& x, std::size_t n,
-                               const lwc_batch_packed_jobs& j) {
+                               const lwc_batch_packed_jobs& j, const packed_sizes& z) {
+  if (j.offsets == nullptr) checks::fail(x, "offsets are NULL");
+  if (j.keys == nullptr) checks::fail(x, "keys are NULL");
+  if (j.nonces == nullptr) checks::fail(x, "nonces are NULL");
+  if (j.second_keys != nullptr && x.second_key_size == 0)
+    checks::fail(x, "nonce masking (second keys) is not supported");
   packed_aead_inputs in;
-  in.keys = {j.keys, n * x.key_size};
-  in.nonces = {j.nonces, n * x.nonce_size};
-  if (j.second_keys != nullptr) in.second_keys = {j.second_keys, n * x.second_key_size};
+  in.keys = {j.keys, z.keys};
+  in.nonces = {j.nonces, z.nonces};
+  if (j.second_keys != nullptr) in.second_keys = {j.second_keys, z.second_keys};
+  if (j.in == nullptr && j.offsets[n] != 0) checks::fail(x, "messages are NULL");
   in.in = {{j.in, j.offsets[n]}, {j.offsets, n + 1}};
-  if (j.ad_offsets != nullptr) in.ad = {{j.ad, j.ad_offsets[n]}, {j.ad_offsets, n + 1}};
+  if (j.ad_offsets != nullptr) {
+    if (j.ad == nullptr && j.ad_offsets[n] != 0) checks::fail(x, "associated data is NULL");
+    in.ad = {{j.ad, j.ad_offsets[n]}, {j.ad_offsets, n + 1}};
+  }
   return in;
 }
 
-bool packed_pointers_ok(std::size_t n, const lwc_batch_packed_jobs* j) {
-  if (j == nullptr || j->offsets == nullptr) return false;
-  if (n == 0) return true;
-  if (j->keys == nullptr || j->nonces == nullptr || !bytes_ok(j->in, j->offsets[n])) return false;
-  if (j->ad_offsets != nullptr && !bytes_ok(j->ad, j->ad_offsets[n])) return false;
-  return true;
+int packed_c(const char* call, const char* alg, std::size_t n, const lwc_batch_packed_jobs* jobs,
+             std::uint8_t* out, std::uint8_t* tags, std::size_t tag_len, std::uint8_t* ok,
+             bool decrypt, const lwc_batch_options* opt) noexcept {
+  return guarded(call, [&] {
+    const lwc::algorithm& x = resolve(alg, true);
+    if (jobs == nullptr) checks::fail(x, "jobs are NULL");
+    const options o = to_options(opt);
+    pick_backend(o);  // an unknown backend is refused even for an empty batch
+    if (n == 0) return 0;
+    const packed_sizes z = packed_sizes_of(x, n, tag_len);
+    const packed_aead_inputs in = packed_view(x, n, *jobs, z);
+    const std::size_t out_size = jobs->offsets[n];
+    if (out == nullptr && out_size != 0) checks::fail(x, "output is NULL");
+    if (tags == nullptr && z.tags != 0) checks::fail(x, "tags are NULL");
+    if (!decrypt) {
+      encrypt_packed(x, in, {out, out_size}, {tags, z.tags}, tag_len, o);
+      return 0;
+    }
+    std::vector<std::uint8_t> own;
+    if (ok == nullptr) {
+      own.resize(n);
+      ok = own.data();
+    }
+    (void)decrypt_packed(x, in, {tags, z.tags}, {out, out_size}, {ok, n}, tag_len, o);
+    return verdicts(x, call, {ok, n});
+  });
 }
 
 }  // namespace
@@ -116,99 +210,70 @@ extern "C" {
 
 int lwc_batch_encrypt(const char* alg, size_t n, const lwc_batch_job* jobs, size_t tag_len,
                       const lwc_batch_options* opt) {
-  return aead_c(alg, n, jobs, tag_len, nullptr, false, opt);
+  return aead_c("lwc_batch_encrypt", alg, n, jobs, tag_len, nullptr, false, opt);
 }
 
 int lwc_batch_decrypt(const char* alg, size_t n, const lwc_batch_job* jobs, size_t tag_len,
                       uint8_t* ok, const lwc_batch_options* opt) {
-  return aead_c(alg, n, jobs, tag_len, ok, true, opt);
+  return aead_c("lwc_batch_decrypt", alg, n, jobs, tag_len, ok, true, opt);
 }
 
 int lwc_batch_encrypt_packed(const char* alg, size_t n, const lwc_batch_packed_jobs* jobs,
                              uint8_t* out, uint8_t* tags, size_t tag_len,
                              const lwc_batch_options* opt) {
-  try {
-    if (alg == nullptr || !packed_pointers_ok(n, jobs)) return -1;
-    const lwc::algorithm& x = checks::resolve(alg, true);
-    if (n == 0) {
-      pick_backend(to_options(opt));  // still reject an unknown backend
-      return 0;
-    }
-    if (jobs->second_keys != nullptr && x.second_key_size == 0) return -1;
-    const packed_aead_inputs in = packed_view(x, n, *jobs);
-    const std::size_t out_size = n != 0 ? jobs->offsets[n] : 0;
-    if (!bytes_ok(out, out_size) || !bytes_ok(tags, n * tag_len)) return -1;
-    encrypt_packed(alg, in, {out, out_size}, {tags, n * tag_len}, tag_len, to_options(opt));
-    return 0;
-  } catch (...) {
-    return -1;
-  }
+  return packed_c("lwc_batch_encrypt_packed", alg, n, jobs, out, tags, tag_len, nullptr, false,
+                  opt);
 }
 
 int lwc_batch_decrypt_packed(const char* alg, size_t n, const lwc_batch_packed_jobs* jobs,
                              const uint8_t* tags, uint8_t* out, size_t tag_len, uint8_t* ok,
                              const lwc_batch_options* opt) {
-  try {
-    if (alg == nullptr || !packed_pointers_ok(n, jobs)) return -1;
-    const lwc::algorithm& x = checks::resolve(alg, true);
-    if (n == 0) {
-      pick_backend(to_options(opt));  // still reject an unknown backend
-      return 0;
-    }
-    if (jobs->second_keys != nullptr && x.second_key_size == 0) return -1;
-    const packed_aead_inputs in = packed_view(x, n, *jobs);
-    const std::size_t out_size = n != 0 ? jobs->offsets[n] : 0;
-    if (!bytes_ok(out, out_size) || !bytes_ok(tags, n * tag_len)) return -1;
-    std::vector<std::uint8_t> own;
-    if (ok == nullptr) {
-      own.resize(n);
-      ok = own.data();
-    }
-    const std::size_t good = decrypt_packed(alg, in, {tags, n * tag_len}, {out, out_size},
-                                            {ok, n}, tag_len, to_options(opt));
-    return good == n ? 0 : -1;
-  } catch (...) {
-    return -1;
-  }
+  // Tags are only read when decrypting.
+  return packed_c("lwc_batch_decrypt_packed", alg, n, jobs, out, const_cast<uint8_t*>(tags),
+                  tag_len, ok, true, opt);
 }
 
 int lwc_batch_hash(const char* alg, size_t n, const lwc_batch_hash_job* jobs,
                    const lwc_batch_options* opt) {
-  try {
-    if (alg == nullptr || (n != 0 && jobs == nullptr)) return -1;
-    const lwc::algorithm& x = checks::resolve(alg, false);
+  return guarded("lwc_batch_hash", [&] {
+    const lwc::algorithm& x = resolve(alg, false);
+    if (n != 0 && jobs == nullptr) checks::fail(x, std::to_string(n) + " jobs at NULL");
     // The C job carries no key or customization string: MACs, PRFs and CXOFs are batched
     // through the C++ API (lwc::batch::hash with hash_job::key / customization).
-    if (x.is_keyed() || x.max_customization_size != 0) return -1;
+    if (x.is_keyed() || x.max_customization_size != 0)
+      checks::fail(x, "keyed and customizable algorithms are batched through the C++ API "
+                      "only (the C hash job has no key or customization string)");
     const options o = to_options(opt);
     const backend_ops& be = pick_backend(o);
-    std::uint64_t bytes = 0;
+    lwc::checked_total bytes(x.name);
     for (std::size_t i = 0; i < n; ++i) {
-      if (!bytes_ok(jobs[i].in, jobs[i].in_len) || !bytes_ok(jobs[i].out, jobs[i].out_len))
-        return -1;
-      if (x.max_output_size != 0 && jobs[i].out_len != x.output_size) return -1;
-      if (jobs[i].in_len > x.max_input_size) return -1;
-      bytes += jobs[i].in_len + jobs[i].out_len;
+      const lwc_batch_hash_job& j = jobs[i];
+      const lwc::bytes_view in = bytes_at(x, i, j.in, j.in_len, "input");
+      bytes_at(x, i, j.out, j.out_len, "output");
+      checks::hash_job_sizes(x, i, j.in_len, j.out_len, 0, 0);
+      checks::hash_job_disjoint(x, i, in, {j.out, j.out_len}, {}, {});
+      bytes.add(j.in_len).add(j.out_len);
     }
-    run_sponge(be, x, n, fetch_c_hash, jobs, bytes, o.threads);
+    run_sponge(be, x, n, fetch_c_hash, jobs, bytes.value(), o.threads);
     return 0;
-  } catch (...) {
-    return -1;
-  }
+  });
 }
 
 int lwc_batch_hash_packed(const char* alg, size_t n, const uint8_t* in, const size_t* offsets,
                           uint8_t* out, size_t out_len, const lwc_batch_options* opt) {
-  try {
-    if (alg == nullptr || offsets == nullptr) return -1;
+  return guarded("lwc_batch_hash_packed", [&] {
+    const lwc::algorithm& x = resolve(alg, false);
+    if (offsets == nullptr) checks::fail(x, "offsets are NULL");
+    // Both sizes are checked before offsets[n] is read.
+    const std::size_t count = lwc::checked_add(n, 1, "offsets");
+    const std::size_t out_size = lwc::checked_mul(n, out_len, "output");
     const std::size_t in_size = n != 0 ? offsets[n] : 0;
-    if (!bytes_ok(in, in_size) || !bytes_ok(out, n * out_len)) return -1;
-    hash_packed(alg, packed{{in, in_size}, {offsets, n + 1}}, {out, n * out_len}, out_len,
+    if (in == nullptr && in_size != 0) checks::fail(x, "input is NULL");
+    if (out == nullptr && out_size != 0) checks::fail(x, "output is NULL");
+    hash_packed(x, packed{{in, in_size}, {offsets, count}}, {out, out_size}, out_len,
                 to_options(opt));
     return 0;
-  } catch (...) {
-    return -1;
-  }
+  });
 }
 
 const char* lwc_batch_default_backend(void) { return default_ops().name; }

@@ -1,14 +1,23 @@
 // The C ABI of the stream format (include/lwc/stream.h) over lwc::stream: a handle holds an
 // encryptor or a decryptor; each push writes what became ready into the caller's buffer
 // through a sink that checks the capacity. Nothing throws across the C boundary.
+//
+// Handles are checked, not trusted: every live handle is in a table, so a freed one (or any
+// other pointer) is refused with a message, and lwc_stream_free() may be called twice. One
+// call at a time may use a handle; a second thread calling meanwhile is refused, not queued.
 #include <lwc/stream.h>
 
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
+#include <unordered_set>
+
+#include <lwc/common/overlap.hpp>
 
 #include <lwc/stream.hpp>
 
@@ -20,13 +29,60 @@ struct lwc_stream {
   std::optional<ls::encryptor> enc;
   std::optional<ls::decryptor> dec;
   int code = 0;
+  bool busy = false;  // guarded by the handle table's lock
 };
 
 namespace {
 
-int fail(lwc_stream* s, int code, std::string message) {
+// The live handles. Never destroyed, so that a call racing with exit finds it intact.
+struct handle_table {
+  std::mutex lock;
+  std::unordered_set<const lwc_stream*> live;
+};
+handle_table& handles() {
+  static auto* table = new handle_table();
+  return *table;
+}
+
+void add_handle(const lwc_stream* s) {
+  handle_table& t = handles();
+  std::lock_guard<std::mutex> guard(t.lock);
+  t.live.insert(s);
+}
+
+// Exclusive use of a live handle for one call; throws a usage error otherwise.
+class stream_claim {
+ public:
+  stream_claim(const lwc_stream* s, const char* call) {
+    if (s == nullptr) throw ls::error(ls::errc::usage, std::string(call) + ": stream is NULL");
+    handle_table& t = handles();
+    std::lock_guard<std::mutex> guard(t.lock);
+    if (t.live.count(s) == 0)
+      throw ls::error(ls::errc::usage, std::string(call) +
+                                           ": not a live stream (freed, or never returned by "
+                                           "lwc_stream_encrypt_new/lwc_stream_decrypt_new)");
+    if (s->busy)
+      throw ls::error(ls::errc::usage,
+                      std::string(call) + ": the stream is in use by another call (a stream "
+                                          "is used by one thread at a time)");
+    s_ = const_cast<lwc_stream*>(s);
+    s_->busy = true;
+  }
+  stream_claim(const stream_claim&) = delete;
+  stream_claim& operator=(const stream_claim&) = delete;
+  ~stream_claim() {
+    std::lock_guard<std::mutex> guard(handles().lock);
+    s_->busy = false;
+  }
+  lwc_stream* get() const { return s_; }
+
+ private:
+  lwc_stream* s_ = nullptr;
+};
+
+int fail(lwc_stream* s, int code, const std::string& message) {
   if (s != nullptr) s->code = code;
-  lwc::capi::set_error(std::move(message));
+  lwc::capi::set_error(message);
   return -1;
 }
 
@@ -103,6 +159,7 @@ lwc_stream* lwc_stream_encrypt_new(const char* alg, unsigned chunk_shift, unsign
   guarded(nullptr, [&] {
     auto h = std::make_unique<lwc_stream>();
     h->enc.emplace(key_of(key), options_of(alg, chunk_shift, threads));
+    add_handle(h.get());
     s = h.release();
     return 0;
   });
@@ -114,61 +171,130 @@ lwc_stream* lwc_stream_decrypt_new(unsigned threads, const uint8_t key[32]) {
   guarded(nullptr, [&] {
     auto h = std::make_unique<lwc_stream>();
     h->dec.emplace(key_of(key), options_of(nullptr, 0, threads));
+    add_handle(h.get());
     s = h.release();
     return 0;
   });
   return s;
 }
 
-void lwc_stream_free(lwc_stream* s) { delete s; }
+void lwc_stream_free(lwc_stream* s) {
+  if (s == nullptr) return;
+  {
+    handle_table& t = handles();
+    std::lock_guard<std::mutex> guard(t.lock);
+    if (t.live.count(s) == 0) {
+      lwc::capi::set_error("lwc_stream_free: not a live stream (freed already?); nothing done");
+      return;
+    }
+    if (s->busy) {
+      lwc::capi::set_error("lwc_stream_free: the stream is in use by another call; not freed");
+      return;
+    }
+    t.live.erase(s);
+  }
+  delete s;
+}
+
+namespace {
+std::size_t push_bound(const lwc_stream& s, std::size_t inlen) {
+  return clamp_size(s.enc ? s.enc->write_bound(inlen) : s.dec->write_bound(inlen));
+}
+std::size_t final_bound(const lwc_stream& s) {
+  return clamp_size(s.enc ? s.enc->finish_bound() : s.dec->finish_bound());
+}
+}  // namespace
 
 size_t lwc_stream_push_bound(const lwc_stream* s, size_t inlen) {
-  if (s == nullptr) return 0;
-  return clamp_size(s->enc ? s->enc->write_bound(inlen) : s->dec->write_bound(inlen));
+  std::size_t bound = 0;
+  guarded(nullptr, [&] {
+    stream_claim claim(s, "lwc_stream_push_bound");
+    bound = push_bound(*claim.get(), inlen);
+    return 0;
+  });
+  return bound;
 }
 
 size_t lwc_stream_final_bound(const lwc_stream* s) {
-  if (s == nullptr) return 0;
-  return clamp_size(s->enc ? s->enc->finish_bound() : s->dec->finish_bound());
+  std::size_t bound = 0;
+  guarded(nullptr, [&] {
+    stream_claim claim(s, "lwc_stream_final_bound");
+    bound = final_bound(*claim.get());
+    return 0;
+  });
+  return bound;
 }
 
 int lwc_stream_push(lwc_stream* s, uint8_t* out, size_t outcap, size_t* outlen, const uint8_t* in,
                     size_t inlen) {
   if (outlen != nullptr) *outlen = 0;
-  return guarded(s, [&] {
-    if (s == nullptr) throw ls::error(ls::errc::usage, "lwc_stream: stream is NULL");
-    if (in == nullptr && inlen != 0) throw ls::error(ls::errc::usage, "lwc_stream: input is NULL");
-    const std::size_t need = lwc_stream_push_bound(s, inlen);
-    if ((out == nullptr && outcap != 0) || outcap < need)
-      throw ls::error(ls::errc::usage, "lwc_stream_push: the output buffer has " +
-                                           std::to_string(outcap) + " bytes, " +
-                                           std::to_string(need) + " may be needed");
-    buffer_sink sink(out, outcap);
-    if (s->enc) s->enc->write({in, inlen}, sink);
-    else s->dec->write({in, inlen}, sink);
-    if (outlen != nullptr) *outlen = sink.size();
-    return 0;
+  // The error code is recorded (below) only in a stream this call holds.
+  return guarded(nullptr, [&] {
+    stream_claim claim(s, "lwc_stream_push");
+    try {
+      if (in == nullptr && inlen != 0)
+        throw ls::error(ls::errc::usage, "lwc_stream_push: input is NULL");
+      // The output runs ahead of the input (a header, tags), so even exactly in place would
+      // overwrite input not read yet: every overlap is refused.
+      if (lwc::ranges_overlap(out, outcap, in, inlen))
+        throw ls::error(ls::errc::usage,
+                        "lwc_stream_push: the output buffer overlaps the input (not supported, "
+                        "not even in place)");
+      const std::size_t need = push_bound(*s, inlen);
+      if ((out == nullptr && outcap != 0) || outcap < need)
+        throw ls::error(ls::errc::usage, "lwc_stream_push: the output buffer has " +
+                                             std::to_string(outcap) + " bytes, " +
+                                             std::to_string(need) + " may be needed");
+      buffer_sink sink(out, outcap);
+      if (s->enc) s->enc->write({in, inlen}, sink);
+      else s->dec->write({in, inlen}, sink);
+      if (outlen != nullptr) *outlen = sink.size();
+      return 0;
+    } catch (const ls::error& e) {
+      s->code = static_cast<int>(e.code());
+      throw;
+    } catch (...) {
+      s->code = LWC_STREAM_E_USAGE;
+      throw;
+    }
   });
 }
 
 int lwc_stream_final(lwc_stream* s, uint8_t* out, size_t outcap, size_t* outlen) {
   if (outlen != nullptr) *outlen = 0;
-  return guarded(s, [&] {
-    if (s == nullptr) throw ls::error(ls::errc::usage, "lwc_stream: stream is NULL");
-    const std::size_t need = lwc_stream_final_bound(s);
-    if ((out == nullptr && outcap != 0) || outcap < need)
-      throw ls::error(ls::errc::usage, "lwc_stream_final: the output buffer has " +
-                                           std::to_string(outcap) + " bytes, " +
-                                           std::to_string(need) + " may be needed");
-    buffer_sink sink(out, outcap);
-    if (s->enc) s->enc->finish(sink);
-    else s->dec->finish(sink);
-    if (outlen != nullptr) *outlen = sink.size();
-    return 0;
+  return guarded(nullptr, [&] {
+    stream_claim claim(s, "lwc_stream_final");
+    try {
+      const std::size_t need = final_bound(*s);
+      if ((out == nullptr && outcap != 0) || outcap < need)
+        throw ls::error(ls::errc::usage, "lwc_stream_final: the output buffer has " +
+                                             std::to_string(outcap) + " bytes, " +
+                                             std::to_string(need) + " may be needed");
+      buffer_sink sink(out, outcap);
+      if (s->enc) s->enc->finish(sink);
+      else s->dec->finish(sink);
+      if (outlen != nullptr) *outlen = sink.size();
+      return 0;
+    } catch (const ls::error& e) {
+      s->code = static_cast<int>(e.code());
+      throw;
+    } catch (...) {
+      s->code = LWC_STREAM_E_USAGE;
+      throw;
+    }
   });
 }
 
-int lwc_stream_error_code(const lwc_stream* s) { return s == nullptr ? 0 : s->code; }
+int lwc_stream_error_code(const lwc_stream* s) {
+  if (s == nullptr) return 0;
+  int code = LWC_STREAM_E_USAGE;
+  guarded(nullptr, [&] {
+    stream_claim claim(s, "lwc_stream_error_code");
+    code = claim.get()->code;
+    return 0;
+  });
+  return code;
+}
 
 int lwc_stream_encrypt_file(const char* alg, unsigned chunk_shift, unsigned threads,
                             const uint8_t key[32], const char* in_path, const char* out_path,

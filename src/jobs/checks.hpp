@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include <lwc/common/checked.hpp>
+#include <lwc/common/overlap.hpp>
 #include <lwc/jobs.hpp>
 #include <lwc/registry.hpp>
 
@@ -57,13 +59,41 @@ inline std::size_t tag_length(const algorithm& a, std::size_t tag_len) {
   return t;
 }
 
+// One job's outputs against its own inputs: out may be exactly in (in place) and must not
+// otherwise overlap in, key, nonce, associated data, second key or tag; when encrypting, the
+// tag is an output too and must not overlap any of them. (Overlaps between different jobs
+// are the caller's to avoid: checking them would cost a sort of every buffer.)
+inline void job_disjoint(const algorithm& a, std::size_t i, bytes_view key, bytes_view nonce,
+                         bytes_view ad, bytes_view in, const std::uint8_t* out,
+                         const std::uint8_t* tag, std::size_t tag_len, bytes_view second_key,
+                         bool decrypt) {
+  const auto refuse = [&](const char* output, const char* input) {
+    fail_job(a, i, std::string(output) + " overlaps the " + input +
+                       " (outputs must not share memory with inputs, except out == in)");
+  };
+  const std::size_t len = in.size();
+  if (bad_in_place(out, len, in.data(), len)) refuse("output", "input");
+  const struct {
+    bytes_view range;
+    const char* name;
+  } inputs[] = {{key, "key"}, {nonce, "nonce"}, {ad, "associated data"},
+                {second_key, "second key"}};
+  for (const auto& x : inputs) {
+    if (ranges_overlap(out, len, x.range.data(), x.range.size())) refuse("output", x.name);
+    if (!decrypt && ranges_overlap(tag, tag_len, x.range.data(), x.range.size()))
+      refuse("tag", x.name);
+  }
+  if (ranges_overlap(out, len, tag, tag_len)) refuse("output", "tag");
+  if (!decrypt && ranges_overlap(tag, tag_len, in.data(), len)) refuse("tag", "input");
+}
+
 // Returns the bytes of the batch (inputs), which size the thread split.
 inline std::uint64_t aead_jobs(const algorithm& a, std::span<const aead_job> jobs,
-                               std::size_t tag_len) {
-  std::uint64_t bytes = 0;
+                               std::size_t tag_len, bool decrypt) {
+  checked_total bytes(a.name);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const aead_job& j = jobs[i];
-    bytes += j.ad.size() + j.in.size();
+    bytes.add(j.ad.size()).add(j.in.size());
     expect_size(a, i, "key", j.key.size(), a.key_size);
     expect_size(a, i, "nonce", j.nonce.size(), a.nonce_size);
     expect_size(a, i, "output buffer", j.out.size(), j.in.size());
@@ -72,8 +102,10 @@ inline std::uint64_t aead_jobs(const algorithm& a, std::span<const aead_job> job
       if (a.second_key_size == 0) fail_job(a, i, "nonce masking is not supported");
       expect_size(a, i, "second key", j.second_key.size(), a.second_key_size);
     }
+    job_disjoint(a, i, j.key, j.nonce, j.ad, j.in, j.out.data(), j.tag.data(), j.tag.size(),
+                 j.second_key, decrypt);
   }
-  return bytes;
+  return bytes.value();
 }
 
 inline void offset_count(const algorithm& a, const char* what, std::span<const std::size_t> off,
@@ -110,28 +142,79 @@ inline void packed_aead(const algorithm& a, const packed_aead_inputs& in, std::s
     offset_values(a, "message", in.in.offsets, n, in.in.data.size());
     if (has_ad) offset_values(a, "associated data", in.ad.offsets, n, in.ad.data.size());
   }
-  expect_total(a, "keys", in.keys.size(), n * a.key_size);
-  expect_total(a, "nonces", in.nonces.size(), n * a.nonce_size);
+  expect_total(a, "keys", in.keys.size(), checked_mul(n, a.key_size, a.name));
+  expect_total(a, "nonces", in.nonces.size(), checked_mul(n, a.nonce_size, a.name));
   if (!in.second_keys.empty()) {
     if (a.second_key_size == 0) fail(a, "nonce masking is not supported");
-    expect_total(a, "second keys", in.second_keys.size(), n * a.second_key_size);
+    expect_total(a, "second keys", in.second_keys.size(),
+                 checked_mul(n, a.second_key_size, a.name));
   }
   const std::size_t need =
       where == memory::host ? (n != 0 ? in.in.offsets[n] : 0) : in.in.data.size();
   if (n != 0 && out_size < need)
     fail(a, "output buffer must hold " + std::to_string(need) + " bytes, got " +
                 std::to_string(out_size));
-  expect_total(a, "tags", tags_size, n * tag_len);
+  expect_total(a, "tags", tags_size, checked_mul(n, tag_len, a.name));
   if (ok_size != nullptr && *ok_size != n)
     fail(a, "ok flags: " + std::to_string(n) + " needed, got " + std::to_string(*ok_size));
 }
 
-inline std::uint64_t packed_bytes(const packed_aead_inputs& in) {
+// Outputs against inputs of a packed AEAD batch (host memory): out may be exactly the
+// message buffer (in place) and must otherwise share no byte with the messages, keys, nonces,
+// second keys, associated data or tags; encrypted tags must share none with any input or out.
+// Every output of every job lies in out or tags, every input in the input buffers, so four
+// comparisons per pair of buffers cover all the jobs. (in: the messages' span as passed; its
+// size bounds every message.)
+inline void packed_aead_disjoint(const algorithm& a, const packed_aead_inputs& in,
+                                 bytes_span out, bytes_view tags, bool decrypt) {
+  const auto refuse = [&](const char* output, const char* input) {
+    fail(a, std::string(output) + " buffer overlaps the " + input +
+                " buffer (outputs must not share memory with inputs, except out == in)");
+  };
+  if (bad_in_place(out.data(), out.size(), in.in.data.data(), in.in.data.size()))
+    refuse("output", "message");
+  const struct {
+    bytes_view range;
+    const char* name;
+  } inputs[] = {{in.keys, "key"},
+                {in.nonces, "nonce"},
+                {in.second_keys, "second key"},
+                {in.ad.offsets.empty() ? bytes_view{} : in.ad.data, "associated data"}};
+  for (const auto& x : inputs) {
+    if (ranges_overlap(out.data(), out.size(), x.range.data(), x.range.size()))
+      refuse("output", x.name);
+    if (!decrypt && ranges_overlap(tags.data(), tags.size(), x.range.data(), x.range.size()))
+      refuse("tag", x.name);
+  }
+  if (ranges_overlap(out.data(), out.size(), tags.data(), tags.size())) refuse("output", "tag");
+  if (!decrypt && ranges_overlap(tags.data(), tags.size(), in.in.data.data(), in.in.data.size()))
+    refuse("tag", "message");
+}
+
+// Outputs against inputs of a packed hash batch (host memory): no sharing at all, not even
+// exactly in place (a digest is not a transformation of its message).
+inline void packed_hash_disjoint(const algorithm& a, const packed_hash_inputs& in,
+                                 bytes_span out) {
+  const struct {
+    bytes_view range;
+    const char* name;
+  } inputs[] = {{in.in.data, "message"},
+                {in.keys, "key"},
+                {in.customization.offsets.empty() ? bytes_view{} : in.customization.data,
+                 "customization"}};
+  for (const auto& x : inputs)
+    if (ranges_overlap(out.data(), out.size(), x.range.data(), x.range.size()))
+      fail(a, std::string("output buffer overlaps the ") + x.name +
+                  " buffer (outputs must not share memory with inputs)");
+}
+
+inline std::uint64_t packed_bytes(const algorithm& a, const packed_aead_inputs& in) {
   const std::size_t n = in.in.count();
   if (n == 0) return 0;
-  std::uint64_t bytes = in.in.offsets[n] - in.in.offsets[0];
-  if (!in.ad.offsets.empty()) bytes += in.ad.offsets[n] - in.ad.offsets[0];
-  return bytes;
+  checked_total bytes(a.name);
+  bytes.add(in.in.offsets[n] - in.in.offsets[0]);
+  if (!in.ad.offsets.empty()) bytes.add(in.ad.offsets[n] - in.ad.offsets[0]);
+  return bytes.value();
 }
 
 // One hash job's output length, key and customization (i: the job, for the message).
@@ -150,15 +233,29 @@ inline void hash_job_sizes(const algorithm& a, std::size_t i, std::size_t in_len
                              std::to_string(a.max_customization_size) + " bytes");
 }
 
+// One hash job's output against its own inputs (no sharing, not even exactly in place).
+inline void hash_job_disjoint(const algorithm& a, std::size_t i, bytes_view in, bytes_span out,
+                              bytes_view key, bytes_view customization) {
+  const struct {
+    bytes_view range;
+    const char* name;
+  } inputs[] = {{in, "input"}, {key, "key"}, {customization, "customization string"}};
+  for (const auto& x : inputs)
+    if (ranges_overlap(out.data(), out.size(), x.range.data(), x.range.size()))
+      fail_job(a, i, std::string("output overlaps the ") + x.name +
+                         " (outputs must not share memory with inputs)");
+}
+
 // Returns the bytes of the batch (inputs and outputs).
 inline std::uint64_t hash_jobs(const algorithm& a, std::span<const hash_job> jobs) {
-  std::uint64_t bytes = 0;
+  checked_total bytes(a.name);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const hash_job& j = jobs[i];
     hash_job_sizes(a, i, j.in.size(), j.out.size(), j.key.size(), j.customization.size());
-    bytes += j.in.size() + j.out.size();
+    hash_job_disjoint(a, i, j.in, j.out, j.key, j.customization);
+    bytes.add(j.in.size()).add(j.out.size());
   }
-  return bytes;
+  return bytes.value();
 }
 
 inline void packed_hash(const algorithm& a, const packed_hash_inputs& in, std::size_t out_size,
@@ -175,7 +272,7 @@ inline void packed_hash(const algorithm& a, const packed_hash_inputs& in, std::s
   if (n != 0 && a.max_output_size != 0 && out_len != a.output_size)
     fail(a, "digest length must be " + std::to_string(a.output_size) + " bytes, got " +
                 std::to_string(out_len));
-  if (a.is_keyed()) expect_total(a, "keys", in.keys.size(), n * a.key_size);
+  if (a.is_keyed()) expect_total(a, "keys", in.keys.size(), checked_mul(n, a.key_size, a.name));
   else if (!in.keys.empty()) fail(a, "takes no key");
   if (has_custom && a.max_customization_size == 0) fail(a, "takes no customization string");
   if (where == memory::host) {
@@ -190,7 +287,7 @@ inline void packed_hash(const algorithm& a, const packed_hash_inputs& in, std::s
                            std::to_string(a.max_customization_size) + " bytes");
     }
   }
-  expect_total(a, "output buffer", out_size, n * out_len);
+  expect_total(a, "output buffer", out_size, checked_mul(n, out_len, a.name));
 }
 
 }  // namespace lwc::jobs::checks

@@ -231,6 +231,10 @@ struct acorn128
   using span_forms::decrypt_detached;
   using span_forms::encrypt;
   using span_forms::encrypt_detached;
+  using span_forms::decrypt_detached_truncated;
+  using span_forms::decrypt_truncated;
+  using span_forms::encrypt_detached_truncated;
+  using span_forms::encrypt_truncated;
   static constexpr std::string_view name = "acorn-128";
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = 16;
@@ -276,18 +280,20 @@ struct acorn128
       encrypt(in.data(), in.size(), out.data());
     }
     LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+      LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
       start_message();
-      LWC_REQUIRE(phase_ == phase::message, "encrypt after finalize");
       detail::process<detail::direction::encrypt>(s_, in, n, out);
     }
 
     LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
     LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
       LWC_REQUIRE(tag_len == tag_size, "acorn-128 tags are 16 bytes");
+      LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
       start_message();
-      LWC_REQUIRE(phase_ == phase::message, "finalize called twice");
       detail::pad(s_, 0);
       detail::finish(s_, tag, tag_len);
+      // Nothing may follow the tag: the state (which holds the key) goes now.
+      wipe_object(s_);
       phase_ = phase::done;
     }
     LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {

@@ -1,6 +1,7 @@
 // Ascon authenticated encryption: Ascon-AEAD128 (NIST SP 800-232, section 4, with the optional
-// tag truncation to 32..128 bits and nonce masking with a second 128-bit key) and the legacy
-// Ascon v1.2 AEADs Ascon-128, Ascon-128a and Ascon-80pq (big endian, 160-bit key for 80pq).
+// tag truncation to 32..128 bits and nonce masking with a second 128-bit key), the one to use,
+// and the legacy (Ascon v1.2) AEADs Ascon-128, Ascon-128a and Ascon-80pq (big endian, 160-bit
+// key for 80pq), kept for existing data.
 //
 // Never encrypt two messages under one key with the same nonce. Decryption is one-shot: it
 // verifies the tag in constant time before anything is returned, and on failure the output
@@ -57,6 +58,10 @@ class aead_algorithm
   using span_forms::decrypt_detached;
   using span_forms::encrypt;
   using span_forms::encrypt_detached;
+  using span_forms::decrypt_detached_truncated;
+  using span_forms::decrypt_truncated;
+  using span_forms::encrypt_detached_truncated;
+  using span_forms::encrypt_truncated;
 
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = Params::key_size;
@@ -70,7 +75,8 @@ class aead_algorithm
   using typename span_forms::nonce_view;
 
   // Incremental encryption: associated data in any number of pieces, then plaintext in any
-  // number of pieces (each produces exactly as many ciphertext bytes), then the tag.
+  // number of pieces (each produces exactly as many ciphertext bytes), then the tag. After
+  // finalize the key and state are wiped and every further call is refused.
   class encryptor {
    public:
     LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
@@ -108,6 +114,7 @@ class aead_algorithm
       encrypt(in.data(), in.size(), out.data());
     }
     LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+      LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
       start_message();
       crypt_blocks<false>(s_, pos_, in, n, out);
     }
@@ -116,9 +123,12 @@ class aead_algorithm
     LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
     LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
       LWC_REQUIRE(tag_len >= min_tag_size && tag_len <= tag_size, "tag length out of range");
+      LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
       start_message();
-      LWC_REQUIRE(phase_ == phase::message, "finalize called twice");
       finish(s_, pos_, k_, tag, tag_len);
+      // Nothing may follow the tag: the key and state go now, not at destruction.
+      wipe_object(s_);
+      wipe_object(k_);
       phase_ = phase::done;
     }
     LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
@@ -412,6 +422,7 @@ struct v12_80pq_traits
 struct aead128 : aead_algorithm<detail::aead128_traits> {
   static constexpr std::string_view name = "ascon-aead128";
 };
+// Legacy (Ascon v1.2), superseded by SP 800-232's aead128: for existing data only.
 namespace v12 {
 struct ascon128 : aead_algorithm<detail::v12_128_traits> {
   static constexpr std::string_view name = "ascon-128";

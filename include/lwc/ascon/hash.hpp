@@ -1,5 +1,6 @@
 // Ascon hashing: Ascon-Hash256, Ascon-XOF128 and Ascon-CXOF128 (NIST SP 800-232, section 5),
-// and the legacy Ascon v1.2 Hash, HashA, Xof, XofA (big-endian byte order, other IVs).
+// the ones to use, and the legacy (Ascon v1.2) Hash, HashA, Xof, XofA (big-endian byte order,
+// other IVs), kept for existing data.
 // Not keyed: use the MAC/PRF family (mac.hpp) or an AEAD for authentication.
 #pragma once
 
@@ -67,6 +68,7 @@ struct v12_xofa_traits : sponge_traits_base<v12_xofa_params, algorithm_kind::xof
 using hash256 = sponge_function<detail::hash256_traits>;
 using xof128 = sponge_function<detail::xof128_traits>;
 using cxof128 = sponge_function<detail::cxof128_traits>;
+// Legacy (Ascon v1.2), superseded by SP 800-232's hash256 and xof128: for existing data only.
 namespace v12 {
 using hash = sponge_function<detail::v12_hash_traits>;
 using hasha = sponge_function<detail::v12_hasha_traits>;

@@ -1,7 +1,7 @@
 // The Ascon MAC/PRF family (Dobraunig, Eichlseder, Mendel, Schlaeffer: "Ascon PRF, MAC, and
 // Short-Input MAC", ia.cr/2021/1574). Not part of SP 800-232, so two incompatible flavours are
-// in use and both are here under visible names: v1.2 (big endian: ascon-mac, -prf, -prfshort,
-// -maca, -prfa) and v1.3 as in the designers' reference code today (little endian, new IVs:
+// in use and both are here under visible names: legacy (Ascon v1.2) (big endian: ascon-mac,
+// -prf, -prfshort, -maca, -prfa) and v1.3 as in the designers' reference code today (little endian, new IVs:
 // ascon-mac-v13, -prf-v13, -prfshort-v13). Compare tags with verify(), never with ==.
 #pragma once
 
@@ -70,6 +70,7 @@ struct v13_prfshort_traits {
 
 }  // namespace detail
 
+// Legacy (Ascon v1.2): the registry marks these legacy; the v1.3 definitions are current.
 namespace v12 {
 using mac = sponge_function<detail::v12_mac_traits>;
 using maca = sponge_function<detail::v12_maca_traits>;

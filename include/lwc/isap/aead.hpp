@@ -420,6 +420,10 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Mode
   using span_forms::decrypt_detached;
   using span_forms::encrypt;
   using span_forms::encrypt_detached;
+  using span_forms::decrypt_detached_truncated;
+  using span_forms::decrypt_truncated;
+  using span_forms::encrypt_detached_truncated;
+  using span_forms::encrypt_truncated;
 
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = 16;
@@ -490,6 +494,11 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Mode
       start_message();
       Mode::pad(mac_, mac_pos_);
       Mode::mac_finish(mac_, key_, tag);
+      // Nothing may follow the tag: the key and states go now, not at destruction.
+      wipe_object(mac_);
+      wipe_object(enc_);
+      wipe_object(key_);
+      wipe_object(nonce_);
       phase_ = phase::done;
     }
     LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {

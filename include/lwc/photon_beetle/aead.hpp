@@ -188,6 +188,10 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Rate
   using span_forms::decrypt_detached;
   using span_forms::encrypt;
   using span_forms::encrypt_detached;
+  using span_forms::decrypt_detached_truncated;
+  using span_forms::decrypt_truncated;
+  using span_forms::encrypt_detached_truncated;
+  using span_forms::encrypt_truncated;
 
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = 16;
@@ -261,6 +265,9 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Rate
         detail::add_constant(s_, 1);
       }
       core::tag(s_, tag);
+      // Nothing may follow the tag: the state (which holds the key) goes now.
+      wipe_object(s_);
+      wipe_object(ks_);
       phase_ = phase::done;
     }
     LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {

@@ -131,6 +131,10 @@ struct romulus_n : ::lwc::detail::aead_span_forms<romulus_n, 16, 16, 16> {
   using span_forms::decrypt_detached;
   using span_forms::encrypt;
   using span_forms::encrypt_detached;
+  using span_forms::decrypt_detached_truncated;
+  using span_forms::decrypt_truncated;
+  using span_forms::encrypt_detached_truncated;
+  using span_forms::encrypt_truncated;
   static constexpr std::string_view name = "romulus-n";
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = 16;

@@ -173,6 +173,10 @@ struct schwaemm
   using span_forms::decrypt_detached;
   using span_forms::encrypt;
   using span_forms::encrypt_detached;
+  using span_forms::decrypt_detached_truncated;
+  using span_forms::decrypt_truncated;
+  using span_forms::encrypt_detached_truncated;
+  using span_forms::encrypt_truncated;
   static constexpr std::string_view name = Traits::name;
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = mode::cap_bytes;

@@ -177,6 +177,10 @@ struct tinyjambu_aead : ::lwc::detail::aead_span_forms<Self, KeyBits / 8, 12, 8>
   using span_forms::decrypt_detached;
   using span_forms::encrypt;
   using span_forms::encrypt_detached;
+  using span_forms::decrypt_detached_truncated;
+  using span_forms::decrypt_truncated;
+  using span_forms::encrypt_detached_truncated;
+  using span_forms::encrypt_truncated;
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = KeyBits / 8;
   static constexpr std::size_t second_key_size = 0;

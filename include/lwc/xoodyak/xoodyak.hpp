@@ -236,6 +236,10 @@ struct aead : ::lwc::detail::aead_span_forms<aead, 16, 16, 16> {
   using span_forms::decrypt_detached;
   using span_forms::encrypt;
   using span_forms::encrypt_detached;
+  using span_forms::decrypt_detached_truncated;
+  using span_forms::decrypt_truncated;
+  using span_forms::encrypt_detached_truncated;
+  using span_forms::encrypt_truncated;
   static constexpr std::string_view name = "xoodyak";
   static constexpr algorithm_kind kind = algorithm_kind::aead;
   static constexpr std::size_t key_size = 16;
