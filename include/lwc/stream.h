@@ -54,7 +54,9 @@ LWC_API lwc_stream* lwc_stream_encrypt_new(const char* alg, unsigned chunk_shift
                                            unsigned threads, const uint8_t key[32]);
 /* A new decrypting stream; the algorithm and chunk size come from the header. */
 LWC_API lwc_stream* lwc_stream_decrypt_new(unsigned threads, const uint8_t key[32]);
-/* Wipes and frees; NULL is fine. */
+/* Wipes and frees; NULL is fine. Handles are checked against the live ones: calling it again,
+ * or any call on a freed handle, does nothing but fail with a message. A handle serves one
+ * call at a time; a call from another thread meanwhile fails (-1) instead of waiting. */
 LWC_API void lwc_stream_free(lwc_stream* s);
 
 /* Most bytes the next lwc_stream_push() of inlen bytes, or lwc_stream_final(), can write. */
@@ -63,7 +65,7 @@ LWC_API size_t lwc_stream_final_bound(const lwc_stream* s);
 
 /* Feeds inlen bytes (plaintext to an encrypting stream, ciphertext to a decrypting one) and
  * writes the output that became ready to out (outcap >= lwc_stream_push_bound(s, inlen)),
- * its length to *outlen. */
+ * its length to *outlen. out must not overlap in at all (not even in place): -1. */
 LWC_API int lwc_stream_push(lwc_stream* s, uint8_t* out, size_t outcap, size_t* outlen,
                             const uint8_t* in, size_t inlen);
 /* The input ended: writes the rest (the last chunk) to out. For a decrypting stream, 0 means
