@@ -206,9 +206,14 @@ void write_json(const std::string& path, const std::vector<measurement>& rows, d
 
 }  // namespace
 
+constexpr unsigned max_bench_threads = 1024;
+
 int run_bench(const bench_options& opt) {
   if (!(opt.seconds > 0 && opt.seconds <= 60))
     throw failure("--time must be between 0 and 60 seconds", exit_usage);
+  // Each batch row holds a few messages per lane and thread in memory.
+  if (opt.threads > max_bench_threads)
+    throw failure("--threads must be from 1 to " + std::to_string(max_bench_threads), exit_usage);
   std::vector<const algorithm*> algs;
   if (opt.algorithms.empty()) {
     for (const algorithm& a : algorithms()) algs.push_back(&a);

@@ -3,6 +3,7 @@
 // decrypted data reaches standard output only after the whole input verified, by way of a
 // spool, so that nothing unauthenticated is ever released.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -151,6 +152,29 @@ unsigned chunk_shift(const std::string& text) {
 }
 
 
+// Refuses to write over a file this run reads. Without this, --force would replace the input
+// (or the key file, losing the key) with the output; writing to standard output that is
+// redirected onto the input would read what it writes. Symlinks and hard links count: files
+// are compared by device and inode.
+void refuse_input_as_output(const std::string& output, const input_file& in,
+                            const std::string& key_file) {
+  struct stat out {};
+  if (output == "-") {
+    if (::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode)) return;
+  } else if (::stat(output.c_str(), &out) != 0) {
+    return;  // nothing there yet (a missing file cannot be an input)
+  }
+  const std::string where = output == "-" ? "standard output" : describe(output);
+  if (out.st_dev == in.dev && out.st_ino == in.ino)
+    throw failure(where + " is the input file " + describe(in.name) +
+                      "; write to another file",
+                  exit_usage);
+  struct stat key {};
+  if (::stat(key_file.c_str(), &key) == 0 && key.st_dev == out.st_dev && key.st_ino == out.st_ino)
+    throw failure(where + " is the key file " + describe(key_file) + "; write to another file",
+                  exit_usage);
+}
+
 }  // namespace
 
 int run_encrypt(const crypt_options& opt) {
@@ -168,6 +192,7 @@ int run_encrypt(const crypt_options& opt) {
   if (!to_stdout) check_destination(opt.output, opt.force);
   const stream::master_key key = load_key(opt.key_file);
   input_file in = open_input(opt.input);
+  refuse_input_as_output(opt.output, in, opt.key_file);
   const mode_t mode = default_file_mode();
   progress prog("encrypting", in.regular ? std::optional(in.size) : std::nullopt, !opt.no_progress);
   progress_source src(in.fd.get(), in.name, prog);
@@ -193,6 +218,7 @@ int run_decrypt(const crypt_options& opt) {
   if (!to_stdout) check_destination(opt.output, opt.force);
   const stream::master_key key = load_key(opt.key_file);
   input_file in = open_input(opt.input);
+  refuse_input_as_output(opt.output, in, opt.key_file);
   const mode_t mode = default_file_mode();
   stream::options so;
   so.threads = opt.threads;

@@ -2,12 +2,14 @@
 // checking of such lists (-c). Files are hashed on worker threads, results printed in the
 // order given; each file is read in fixed-size pieces, so memory does not grow with it, and
 // with the batch engine small files are hashed in groups, side by side in its SIMD lanes.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -20,7 +22,6 @@
 #include "commands.hpp"
 #include "util.hpp"
 #include "progress.hpp"
-#include "util.hpp"
 
 namespace lwc::cli {
 
@@ -290,16 +291,18 @@ struct out_lines {
   }
 };
 
-std::optional<std::uint64_t> total_size(const std::vector<job>& jobs) {
+// The bytes to hash, for the progress line only. Taken with stat(), never by opening: an
+// input is opened once, when its turn comes, since a FIFO or a device gives its data to one
+// open only (a second open of a FIFO waits for a writer that never comes).
+std::optional<std::uint64_t> total_size(const std::vector<job>& jobs, bool progress_wanted) {
+  if (!progress_wanted || !is_terminal(STDERR_FILENO)) return std::nullopt;
   std::uint64_t total = 0;
   for (const auto& j : jobs) {
     if (j.name == "-") return std::nullopt;
-    try {
-      const input_file in = open_input(j.name);
-      if (!in.regular) return std::nullopt;
-      total += in.size;
-    } catch (const failure&) {  // reported when the file's turn comes
-    }
+    struct stat st {};
+    if (::stat(j.name.c_str(), &st) != 0) continue;  // reported when the file's turn comes
+    if (!S_ISREG(st.st_mode)) return std::nullopt;
+    total += static_cast<std::uint64_t>(st.st_size);
   }
   return total;
 }
@@ -316,7 +319,7 @@ int compute(const hash_options& opt, const algorithm& a, std::size_t length) {
   std::vector<job> jobs;
   for (const auto& f : opt.files.empty() ? std::vector<std::string>{"-"} : opt.files)
     jobs.push_back({f, &a, length, {}});
-  progress prog("hashing", total_size(jobs), !opt.no_progress);
+  progress prog("hashing", total_size(jobs, !opt.no_progress), !opt.no_progress);
   out_lines out{prog};
   int failures = 0;
   hash_all(jobs, opt.customization, opt.threads, prog, [&](const job& j, const result& r) {
@@ -386,42 +389,106 @@ std::string parse_line(std::string_view line, const hash_options& opt, job& j) {
   return {};
 }
 
+// The lines of a checksum list, read in pieces: memory stays bounded whatever the list holds.
+// A line longer than max_line is not kept; it is reported as too long and skipped.
+class list_reader {
+ public:
+  // The longest digest (max_length bytes in hex), a name of PATH_MAX bytes with every byte
+  // escaped, and room for the algorithm's name and the separators.
+  static constexpr std::size_t max_line = 2 * max_length + 2 * 4096 + 256;
+
+  list_reader(int fd, std::string_view name) : fd_(fd), name_(name), buf_(read_size) {}
+
+  // The next line without its '\n', or false at the end of the list. *too_long tells that the
+  // line was longer than max_line (the line returned is then empty).
+  bool next(std::string& line, bool* too_long) {
+    line.clear();
+    *too_long = false;
+    for (;;) {
+      if (at_ == end_) {
+        if (eof_) return !line.empty() || *too_long;
+        end_ = read_full(fd_, buf_.data(), buf_.size(), name_);
+        at_ = 0;
+        eof_ = end_ < buf_.size();
+        if (end_ == 0) return !line.empty() || *too_long;
+      }
+      const auto* first = reinterpret_cast<const char*>(buf_.data()) + at_;
+      const auto* nl = static_cast<const char*>(std::memchr(first, '\n', end_ - at_));
+      const std::size_t n = nl != nullptr ? static_cast<std::size_t>(nl - first) : end_ - at_;
+      if (!*too_long && line.size() + n <= max_line) {
+        line.append(first, n);
+      } else {
+        *too_long = true;
+        line.clear();
+      }
+      at_ += n;
+      if (nl != nullptr) {
+        ++at_;
+        return true;
+      }
+    }
+  }
+
+ private:
+  int fd_;
+  std::string_view name_;
+  std::vector<std::uint8_t> buf_;
+  std::size_t at_ = 0, end_ = 0;
+  bool eof_ = false;
+};
+
+// A name in a list must name one file, and be safe to print: a NUL would cut it short (the
+// file checked would not be the one listed), and control characters written to a terminal
+// are commands. Newlines, carriage returns and backslashes are written escaped (\n, \r, \\)
+// as coreutils does; tab is a plain character.
+bool has_control_bytes(std::string_view line) {
+  return std::any_of(line.begin(), line.end(), [](char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return (b < 0x20 && b != '\t') || b == 0x7f;
+  });
+}
+
 int check(const hash_options& opt) {
   std::vector<job> jobs;
   int bad_lines = 0;
   for (const auto& list : opt.files.empty() ? std::vector<std::string>{"-"} : opt.files) {
-    std::string text;
+    std::size_t lineno = 0, good = 0;
+    const auto bad_line = [&](const std::string& why) {
+      std::fprintf(stderr, "lwc: %s:%zu: %s\n", list.c_str(), lineno, why.c_str());
+      ++bad_lines;
+    };
     try {
       input_file in = open_input(list);
-      std::vector<std::uint8_t> buf(read_size);
-      for (std::size_t n; (n = read_full(in.fd.get(), buf.data(), buf.size(), list)) != 0;) {
-        text.append(reinterpret_cast<const char*>(buf.data()), n);
-        if (n < buf.size()) break;
+      list_reader lines(in.fd.get(), list);
+      std::string text;
+      bool too_long = false;
+      while (lines.next(text, &too_long)) {
+        ++lineno;
+        if (too_long) {
+          bad_line("improperly formatted line (longer than " +
+                   std::to_string(list_reader::max_line) + " bytes)");
+          continue;
+        }
+        std::string_view line(text);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.empty() || line.front() == '#') continue;
+        if (has_control_bytes(line)) {
+          bad_line("improperly formatted line (a NUL or control character)");
+          continue;
+        }
+        job j;
+        const std::string why = parse_line(line, opt, j);
+        if (!why.empty()) {
+          bad_line(why);
+          continue;
+        }
+        ++good;
+        jobs.push_back(std::move(j));
       }
     } catch (const failure& e) {
       std::fprintf(stderr, "lwc: %s\n", e.what());
       ++bad_lines;
       continue;
-    }
-    std::size_t lineno = 0, good = 0;
-    for (std::size_t pos = 0; pos < text.size();) {
-      std::size_t nl = text.find('\n', pos);
-      if (nl == std::string::npos) nl = text.size();
-      std::string_view line(text.data() + pos, nl - pos);
-      pos = nl + 1;
-      ++lineno;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty() || line.front() == '#') continue;
-      job j;
-      const std::string why = parse_line(line, opt, j);
-      if (!why.empty()) {
-        std::fprintf(stderr, "lwc: %s:%zu: %s\n", list == "-" ? "-" : list.c_str(), lineno,
-                     why.c_str());
-        ++bad_lines;
-        continue;
-      }
-      ++good;
-      jobs.push_back(std::move(j));
     }
     if (good == 0) {
       std::fprintf(stderr, "lwc: %s: no properly formatted checksum lines found\n",
@@ -429,7 +496,7 @@ int check(const hash_options& opt) {
       ++bad_lines;
     }
   }
-  progress prog("checking", total_size(jobs), !opt.no_progress);
+  progress prog("checking", total_size(jobs, !opt.no_progress), !opt.no_progress);
   out_lines out{prog};
   int mismatches = 0, unreadable = 0;
   hash_all(jobs, opt.customization, opt.threads, prog, [&](const job& j, const result& r) {

@@ -24,11 +24,19 @@ namespace {
 
 using namespace lwc::cli;
 
+// The names of the algorithms that `pred` takes, current ones first; superseded ones (Ascon
+// v1.2) follow under a "legacy" label, so that the standard's algorithm is the obvious pick.
 std::string names_where(bool (*pred)(const lwc::algorithm&)) {
-  std::string s;
-  for (const auto& a : lwc::algorithms())
-    if (pred(a)) s += (s.empty() ? "" : ", ") + std::string(a.name);
-  return s;
+  std::string current, legacy;
+  std::string_view legacy_standard;
+  for (const auto& a : lwc::algorithms()) {
+    if (!pred(a)) continue;
+    std::string& list = a.legacy ? legacy : current;
+    list += (list.empty() ? "" : ", ") + std::string(a.name);
+    if (a.legacy) legacy_standard = a.standard;
+  }
+  if (legacy.empty()) return current;
+  return current + "; legacy (" + std::string(legacy_standard) + "): " + legacy;
 }
 
 bool hashable(const lwc::algorithm& a) {
@@ -60,7 +68,8 @@ std::string version_text() {
 
 int run(int argc, char** argv) {
   CLI::App app{"lwc " LWC_VERSION
-               ": lightweight cryptography (Ascon, NIST SP 800-232) from the command line.\n"
+               ": lightweight cryptography from the command line: Ascon (NIST SP 800-232, and the\n"
+               "legacy Ascon v1.2), Acorn and the ten NIST LWC finalists.\n"
                "Hash and check files like sha256sum/b3sum; encrypt files like age.",
                "lwc"};
   app.set_version_flag("--version", version_text);

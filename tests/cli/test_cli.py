@@ -619,6 +619,153 @@ class HashTest(Case):
         self.assertEqual((r.returncode, r.stdout), (0, b"a: OK\n"), r.stderr)
 
 
+class HashInputTest(Case):
+    """Inputs that are not plain files, and checksum lists written to deceive."""
+
+    def digest(self, data):
+        return lwc_ref.sponge("ascon-hash256", data, 32).hex()
+
+    def run_with_timeout(self, args, timeout=30, **kw):
+        """lwc with a deadline: a hang fails the test instead of stalling CI."""
+        try:
+            return subprocess.run([LWC, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  timeout=timeout, **kw)
+        except subprocess.TimeoutExpired:
+            self.fail("lwc %s hung (killed after %d s)" % (" ".join(args), timeout))
+
+    def feed_fifo(self, path, data):
+        """A thread that opens the FIFO for writing (waiting for a reader), writes, closes."""
+        import threading
+
+        def writer():
+            try:
+                fd = os.open(path, os.O_WRONLY)
+            except OSError:
+                return
+            try:
+                os.write(fd, data)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+        t = threading.Thread(target=writer, daemon=True)
+        t.start()
+        return t
+
+    def test_fifo_is_opened_once(self):
+        fifo = self.path("fifo")
+        data = b"through a named pipe"
+        for extra in ([], ["--no-progress"], ["-j", "1"]):
+            with self.subTest(extra=extra):
+                os.mkfifo(fifo)
+                writer = self.feed_fifo(fifo, data)
+                r = self.run_with_timeout(["hash", *extra, fifo])
+                # unblock a writer still waiting for a reader (when lwc failed early)
+                try:
+                    os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+                except OSError:
+                    pass
+                writer.join(5)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(r.stdout.decode(), self.digest(data) + "  " + fifo + "\n")
+                os.remove(fifo)
+
+    def test_fifo_in_a_checksum_list(self):
+        fifo = self.path("fifo")
+        data = b"listed pipe"
+        os.mkfifo(fifo)
+        write(self.path("SUMS"), (self.digest(data) + "  fifo\n").encode())
+        writer = self.feed_fifo(fifo, data)
+        r = self.run_with_timeout(["hash", "-c", "SUMS"], cwd=self.dir)
+        try:
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+        writer.join(5)
+        self.assertEqual((r.returncode, r.stdout), (0, b"fifo: OK\n"), r.stderr)
+
+    def test_special_files(self):
+        data = b"standard input, named"
+        r = self.run_with_timeout(["hash", "/dev/stdin"], input=data)
+        self.assertEqual(r.stdout.decode(), self.digest(data) + "  /dev/stdin\n", r.stderr)
+        r = self.run_with_timeout(["hash", "/dev/null", "-"], input=data)
+        self.assertEqual(r.stdout.decode(),
+                         self.digest(b"") + "  /dev/null\n" + self.digest(data) + "  -\n", r.stderr)
+        # a process substitution's /dev/fd/N: a pipe that only one open can drain
+        r = subprocess.run(["bash", "-c", '"$0" hash <(printf %s "$1")', LWC, "pipe data"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.decode().split()[0], self.digest(b"pipe data"))
+
+    def check_refused(self, list_bytes, good_names=()):
+        """lwc hash -c on this list: the bad line is refused, counted, and nothing but the good
+        names is reported OK; no control character reaches standard output."""
+        write(self.path("ok"), b"fine")
+        write(self.path("L"), list_bytes + (self.digest(b"fine") + "  ok\n").encode())
+        r = self.run_with_timeout(["hash", "-c", "L"], cwd=self.dir)
+        err = r.stderr.decode(errors="replace")
+        self.assertEqual(r.returncode, 1, err)
+        self.assertIn("improperly formatted", err)
+        self.assertRegex(err, r"WARNING: 1 line or list is improperly formatted")
+        self.assertEqual(r.stdout.decode(errors="replace").splitlines(),
+                         [n + ": OK" for n in (*good_names, "ok")])
+        self.assertFalse(any(b < 0x20 and b not in (0x0a,) for b in r.stdout), r.stdout)
+        return r
+
+    def test_nul_in_a_listed_name(self):
+        write(self.path("safe"), b"the file that is there")
+        d = self.digest(b"the file that is there")
+        self.check_refused((d + "  safe\0-and-another.iso\n").encode())
+        self.check_refused(("ascon-hash256 (safe\0.iso) = " + d + "\n").encode())
+        self.check_refused((d + "  safe\n" + d + "  safe\0x\n").encode(), ["safe"])
+
+    def test_control_characters_in_a_listed_name(self):
+        for name in ("red\x1b[31m", "bell\x07", "cr\rinside", "del\x7f", "vt\x0b"):
+            with self.subTest(name=repr(name)):
+                write(self.path(name), b"x")
+                self.check_refused((self.digest(b"x") + "  " + name + "\n").encode())
+                os.remove(self.path(name))
+
+    def test_escaped_names_are_printed_escaped(self):
+        # a listed name with a newline, backslash or carriage return comes back escaped,
+        # the line starting with a backslash, as coreutils prints it
+        for name, shown in (("a\nb", "\\a\\nb"), ("a\\b", "\\a\\\\b"), ("a\rb", "\\a\\rb")):
+            with self.subTest(name=repr(name)):
+                write(self.path(name), b"x")
+                r = lwc("hash", name, cwd=self.dir)
+                self.assertEqual(r.stdout.decode(), "\\" + self.digest(b"x") + "  " + shown[1:] + "\n")
+                write(self.path("L"), r.stdout)
+                r = lwc("hash", "-c", "L", cwd=self.dir)
+                self.assertEqual((r.returncode, r.stdout.decode()), (0, shown + ": OK\n"), r.stderr)
+                os.remove(self.path(name))
+        # a tab is an ordinary character in a name
+        write(self.path("a\tb"), b"x")
+        r = lwc("hash", "a\tb", cwd=self.dir)
+        write(self.path("L"), r.stdout)
+        r = lwc("hash", "-c", "L", cwd=self.dir)
+        self.assertEqual((r.returncode, r.stdout), (0, b"a\tb: OK\n"), r.stderr)
+
+    def test_very_long_lines(self):
+        write(self.path("a"), b"a")
+        good = (self.digest(b"a") + "  a\n").encode()
+        # a 64 MiB line (no newline in it), then a good line, then a long last line with no newline
+        with open(self.path("L"), "wb") as f:
+            f.write(good)
+            f.write(b"0" * (64 << 20) + b"  name\n")
+            f.write(good)
+            f.write(b"f" * (1 << 20))
+        rc, rss = max_rss_kib(["hash", "-c", self.path("L")])
+        self.assertEqual(rc, 1)
+        if not SANITIZED:
+            self.assertLess(rss, 32 * 1024, "peak RSS of lwc hash -c: %d KiB" % rss)
+        r = self.run_with_timeout(["hash", "-c", "L"], cwd=self.dir)
+        self.assertEqual(r.stdout, b"a: OK\na: OK\n")
+        err = r.stderr.decode()
+        self.assertRegex(err, r"L:2: improperly formatted line \(longer than")
+        self.assertRegex(err, r"L:4: improperly formatted line \(longer than")
+        self.assertIn("2 lines or lists are improperly formatted", err)
+
+
 # ---- bad input ---------------------------------------------------------------------------
 
 class BadInputTest(Case):
@@ -702,6 +849,60 @@ class BadInputTest(Case):
         r = lwc("encrypt", "-k", self.key, "-o", self.path("nodir/out"), self.path("in"))
         self.assertFails(r, "No such file", 1)
         self.assertEqual(sorted(os.listdir(self.dir)), self.before)
+
+    def test_input_is_never_the_output(self):
+        os.symlink("in", self.path("link-to-in"))
+        os.link(self.path("in"), self.path("hardlink-to-in"))
+        os.symlink("plain.lwc", self.path("link-to-ct"))
+        os.link(self.path("plain.lwc"), self.path("hardlink-to-ct"))
+        self.before = sorted(os.listdir(self.dir))
+        ct = read(self.path("plain.lwc"))
+        for cmd, src, names in (("encrypt", "in", ("in", "link-to-in", "hardlink-to-in")),
+                                ("decrypt", "plain.lwc", ("plain.lwc", "link-to-ct", "hardlink-to-ct"))):
+            for out in names:
+                for force in ([], ["--force"]):
+                    with self.subTest(cmd=cmd, out=out, force=force):
+                        r = lwc(cmd, "-k", self.key, *force, "-o", self.path(out), self.path(src))
+                        self.assertFails(r, "is the input file" if force else "already exists|is the input file")
+                        self.assertEqual(read(self.path("in")), b"some data")
+                        self.assertEqual(read(self.path("plain.lwc")), ct)
+                        self.assertEqual(sorted(os.listdir(self.dir)), self.before)
+                        self.assertTrue(os.path.islink(self.path("link-to-in")))
+            # standard output appended to the input, and standard input as the output file
+            with self.subTest(cmd=cmd, out="stdout"):
+                with open(self.path(src), "ab") as same:
+                    r = subprocess.run([LWC, cmd, "-k", self.key, self.path(src)], stdout=same,
+                                       stderr=subprocess.PIPE, timeout=60)
+                self.assertFails(r, "standard output is the input file", 2)
+            with self.subTest(cmd=cmd, out="from stdin"):
+                with open(self.path(src), "rb") as same:
+                    r = subprocess.run([LWC, cmd, "-k", self.key, "--force", "-o", self.path(src)],
+                                       stdin=same, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       timeout=60)
+                self.assertFails(r, "is the input file", 2)
+            self.assertEqual(read(self.path("in")), b"some data")
+            self.assertEqual(read(self.path("plain.lwc")), ct)
+
+    def test_key_file_is_never_the_output(self):
+        key = read(self.key)
+        for cmd, src in (("encrypt", "in"), ("decrypt", "plain.lwc")):
+            r = lwc(cmd, "-k", self.key, "--force", "-o", self.key, self.path(src))
+            self.assertFails(r, "is the key file", 2)
+            self.assertEqual(read(self.key), key)
+
+    def test_thread_counts_out_of_range(self):
+        for args in (["bench", "-a", "ascon-hash256", "--sizes", "64", "--time", "0.01", "--batch",
+                      "-j", "100000"],
+                     ["bench", "-j", "99999999999999999999"],
+                     ["hash", "-j", "-1", self.path("in")],
+                     ["hash", "-l", "18446744073709551617", "-a", "ascon-xof128", self.path("in")],
+                     ["encrypt", "-k", self.key, "-j", "4294967296", self.path("in")],
+                     ["encrypt", "-k", self.key, "--chunk-size", "18446744073709551616", self.path("in")]):
+            with self.subTest(args=args):
+                r = lwc(*args)
+                self.assertFails(r, "threads|length|chunk-size|must|not", 2)
+        r = lwc("hash", "-j", "1000000", self.path("in"))
+        self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_algorithms_and_options(self):
         r = lwc("encrypt", "-k", self.key, "-o", self.out, "-a", "no-such-aead", self.path("in"))
@@ -831,6 +1032,24 @@ class SurfaceTest(unittest.TestCase):
             if len(f) > 4 and f[1] == "aead":
                 usable = int(f[3]) >= 16 and int(f[4]) >= 16
                 self.assertEqual("stream id" in line, usable, line)
+
+    def test_legacy_algorithms_are_labelled(self):
+        text = lwc("list").stdout.decode()
+        for name in ("ascon-128", "ascon-128a", "ascon-80pq", "ascon-hash", "ascon-hasha", "ascon-xof",
+                     "ascon-xofa"):
+            self.assertRegex(text, r"(?m)^%s\s.*\slegacy \(Ascon v1\.2\)\s" % re.escape(name))
+        for name in ("ascon-aead128", "ascon-hash256", "ascon-xof128", "ascon-cxof128"):
+            line = re.search(r"(?m)^%s\s.*$" % re.escape(name), text).group(0)
+            self.assertIn("NIST SP 800-232", line)
+            self.assertNotIn("legacy", line)
+        # in the -a choices, the current algorithms come first and the legacy ones are labelled
+        for cmd, current, old in (("hash", "ascon-hash256", "ascon-hash,"), ("encrypt", "ascon-aead128", "ascon-128,")):
+            h = " ".join(lwc(cmd, "--help").stdout.decode().split())
+            self.assertIn("legacy (Ascon v1.2): ", h)
+            self.assertLess(h.index(current), h.index("legacy (Ascon v1.2)"))
+            self.assertGreater(h.index(old), h.index("legacy (Ascon v1.2)"))
+        top = " ".join(lwc("--help").stdout.decode().split())
+        self.assertIn("Acorn and the ten NIST LWC finalists", top)
 
     def test_bench_json_and_plot(self):
         with tempfile.TemporaryDirectory() as d:
