@@ -79,7 +79,7 @@ namespace Lwc
                 rc = tagLen == info.TagSize
                     ? Native.lwc_aead_decrypt_detached(info.NamePtr, mp, cp, (UIntPtr)cLen, pt + tagOff,
                         (UIntPtr)tagLen, ap, (UIntPtr)adLen, pn, pk, ps)
-                    : Native.AeadDecryptDetachedTruncated(info.NamePtr, mp, cp, (UIntPtr)cLen, pt + tagOff,
+                    : Native.lwc_aead_decrypt_detached_truncated(info.NamePtr, mp, cp, (UIntPtr)cLen, pt + tagOff,
                         (UIntPtr)tagLen, ap, (UIntPtr)adLen, pn, pk, ps);
             }
             if (rc != 0 && m != null) Array.Clear(m, mOff, cLen);

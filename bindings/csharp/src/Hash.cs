@@ -189,7 +189,7 @@ namespace Lwc
             fixed (byte* pk = &MemoryMarshal.GetReference(key))
             {
                 return (truncated
-                    ? Native.MacVerifyTruncated(info.NamePtr, pt, (UIntPtr)tagLength, pi, (UIntPtr)data.Length, pk)
+                    ? Native.lwc_mac_verify_truncated(info.NamePtr, pt, (UIntPtr)tagLength, pi, (UIntPtr)data.Length, pk)
                     : Native.lwc_mac_verify(info.NamePtr, pt, (UIntPtr)tagLength, pi, (UIntPtr)data.Length, pk)) == 0;
             }
         }
@@ -550,7 +550,7 @@ namespace Lwc
                     if (tag.Length != tagLength) return false;
                     fixed (byte* p = &MemoryMarshal.GetReference(tag))
                     {
-                        return (truncated ? Native.HashVerifyTruncated(state, p, (UIntPtr)tagLength)
+                        return (truncated ? Native.lwc_hash_verify_truncated(state, p, (UIntPtr)tagLength)
                             : Native.lwc_hash_verify(state, p, (UIntPtr)tagLength)) == 0;
                     }
                 }

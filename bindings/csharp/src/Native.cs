@@ -121,44 +121,6 @@ namespace Lwc
             return z;
         }
 
-        // The _truncated verifiers came with the change that made the default verifiers take full
-        // tags only. Against an older liblwc, whose default calls still took any length from
-        // the shortest allowed to the full tag, the default call checks the same caller-fixed
-        // length (the binding has checked that length and the tag's before it gets here).
-        static volatile bool noTruncatedCalls;
-
-        internal static unsafe int MacVerifyTruncated(IntPtr alg, byte* tag, UIntPtr taglen, byte* input,
-            UIntPtr inlen, byte* k)
-        {
-            if (!noTruncatedCalls)
-            {
-                try { return lwc_mac_verify_truncated(alg, tag, taglen, input, inlen, k); }
-                catch (EntryPointNotFoundException) { noTruncatedCalls = true; }
-            }
-            return lwc_mac_verify(alg, tag, taglen, input, inlen, k);
-        }
-
-        internal static unsafe int HashVerifyTruncated(HashStateHandle st, byte* tag, UIntPtr taglen)
-        {
-            if (!noTruncatedCalls)
-            {
-                try { return lwc_hash_verify_truncated(st, tag, taglen); }
-                catch (EntryPointNotFoundException) { noTruncatedCalls = true; }
-            }
-            return lwc_hash_verify(st, tag, taglen);
-        }
-
-        internal static unsafe int AeadDecryptDetachedTruncated(IntPtr alg, byte* m, byte* c, UIntPtr clen,
-            byte* tag, UIntPtr taglen, byte* ad, UIntPtr adlen, byte* npub, byte* k, byte* secondKey)
-        {
-            if (!noTruncatedCalls)
-            {
-                try { return lwc_aead_decrypt_detached_truncated(alg, m, c, clen, tag, taglen, ad, adlen, npub, k, secondKey); }
-                catch (EntryPointNotFoundException) { noTruncatedCalls = true; }
-            }
-            return lwc_aead_decrypt_detached(alg, m, c, clen, tag, taglen, ad, adlen, npub, k, secondKey);
-        }
-
         internal static string LastError()
         {
             IntPtr p = lwc_error_message();
@@ -208,6 +170,8 @@ namespace Lwc
         {
             if (Initialized) Native.lwc_hash_free(handle);
             Initialized = false;
+            // Also wipes a state whose init finished while Dispose ran on another thread.
+            Native.lwc_memzero(handle, (UIntPtr)Native.HashStateBytes);
             Marshal.FreeHGlobal(handle);
             return true;
         }
