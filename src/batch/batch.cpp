@@ -80,7 +80,11 @@ void parallel(std::size_t n, std::uint64_t bytes, std::uint64_t per_job, unsigne
   constexpr std::uint64_t min_work = 16384;
   std::size_t t = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
   t = std::min(t, n);
-  const std::uint64_t total = bytes + per_job * n;
+  // Only sizes the thread count: saturates instead of wrapping.
+  std::size_t setup = 0, total = 0;
+  if (!lwc::mul_fits(static_cast<std::size_t>(per_job), n, setup) ||
+      !lwc::add_fits(static_cast<std::size_t>(bytes), setup, total))
+    total = SIZE_MAX;
   t = static_cast<std::size_t>(
       std::min<std::uint64_t>(t, std::max<std::uint64_t>(1, total / min_work)));
   job_cursor cursor;

@@ -97,7 +97,7 @@ void require_disjoint(const lwc::algorithm& a, range out, range same,
     throw std::invalid_argument(std::string(a.name) + ": the " + out.name + " overlaps the " +
                                 in.name + " (only exactly in place is allowed)");
   };
-  if (out.p != same.p && lwc::ranges_overlap(out.p, out.n, same.p, same.n)) refuse(same);
+  if (lwc::bad_in_place(out.p, out.n, same.p, same.n)) refuse(same);
   for (const range& in : inputs)
     if (lwc::ranges_overlap(out.p, out.n, in.p, in.n)) refuse(in);
 }
@@ -157,6 +157,8 @@ class hash_claim {
 // when that succeeded.
 template <class Make>
 void build_state(lwc_hash_state* st, Make&& make) {
+  // Whatever the memory held (a state that was never freed included) goes first.
+  lwc::secure_wipe(st->opaque.bytes, sizeof st->opaque.bytes);
   hash_slot* s = ::new (st->opaque.bytes) hash_slot;
   word_of(s).store(state_invalid, std::memory_order_relaxed);
   make(static_cast<void*>(s->storage));

@@ -19,11 +19,12 @@ inline bool ranges_overlap(const void* a, std::size_t a_len, const void* b,
   return x >= y ? x - y < b_len : y - x < a_len;
 }
 
-// An output range that must be disjoint from an input range, except that it may be exactly
-// the same range (in place).
+// An output range that must be disjoint from an input range unless it starts at the same
+// byte (in place: byte i of the output is byte i of the input, which the engines read before
+// they write it; a packed output buffer may be longer than the messages it holds).
 inline bool bad_in_place(const void* out, std::size_t out_len, const void* in,
                          std::size_t in_len) noexcept {
-  if (out == in && out_len == in_len) return false;
+  if (out == in) return false;
   return ranges_overlap(out, out_len, in, in_len);
 }
 
