@@ -107,6 +107,7 @@ namespace Lwc
         {
             if (message == null) throw new ArgumentNullException("message");
             Check(info, nonce, key, secondKey, tagLength);
+            if (message.Length > int.MaxValue - tagLength) throw new ArgumentException("message too long", "message");
             var c = new byte[message.Length + tagLength];
             EncryptCore(info, c, 0, c, message.Length, tagLength, message, 0, message.Length,
                 associatedData, 0, associatedData == null ? 0 : associatedData.Length, nonce, key, secondKey);

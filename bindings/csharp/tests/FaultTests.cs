@@ -79,6 +79,7 @@ static partial class Tests
         InvalidPaths(key);
         Disposal(key);
         Reentry(key);
+        ConcurrentHasher();
         TagLengths();
         FileFaults(key);
     }
@@ -426,6 +427,36 @@ static partial class Tests
         Check(dinner is InvalidOperationException, "LwcDecryptStream: a Read from inside CopyTo's destination: " +
             (dinner == null ? "accepted" : dinner.GetType().Name));
         Check(Eq(into.ToArray(), pt), "LwcDecryptStream: CopyTo after the refused re-entry");
+    }
+
+    // One hasher, two threads: while one thread's call runs, the other's calls are refused (the
+    // long call lasts a few hundred milliseconds; the other thread tries until it is over).
+    static void ConcurrentHasher()
+    {
+        var h = Hash.Create("ascon-hash256");
+        var big = new byte[16 << 20];
+        int refused = 0;
+        Exception other = null;
+        var started = new ManualResetEventSlim();
+        var done = false;
+        var worker = new Thread(() =>
+        {
+            started.Set();
+            for (int i = 0; i < 3; i++) h.AppendData(big);
+            Volatile.Write(ref done, true);
+        });
+        worker.Start();
+        started.Wait();
+        while (!Volatile.Read(ref done))
+        {
+            try { h.AppendData(new byte[1]); }
+            catch (InvalidOperationException) { refused++; }
+            catch (Exception e) { other = e; break; }
+        }
+        worker.Join();
+        Check(other == null, "IncrementalHasher, second thread: " + (other == null ? "" : other.GetType().Name));
+        Check(refused > 0, "IncrementalHasher: a call from a second thread during a running call was not refused");
+        h.Dispose();
     }
 
     // ---- tag lengths ------------------------------------------------------------------------
