@@ -4,6 +4,10 @@
 //
 // Misuse warnings, as for single messages: never use a nonce twice under one key; a decrypted
 // job's plaintext is valid only when its ok flag is 1 (failed jobs are zeroed).
+//
+// Every output (out, tags when encrypting, digests) must be disjoint from every input of every
+// job and from the other outputs; only a job's out starting at its own in (in place) is
+// allowed. The engines refuse the overlaps they can see cheaply (see <lwc/batch.hpp>).
 #pragma once
 
 #include <concepts>
