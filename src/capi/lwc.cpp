@@ -199,13 +199,14 @@ int lwc_aead_encrypt(const char* alg, uint8_t* c, size_t* clen, const uint8_t* m
     const auto& a = require(alg);
     if (c == nullptr) throw std::invalid_argument(std::string(a.name) + ": output is NULL");
     const std::size_t total = lwc::checked_add(mlen, a.tag_size, a.name);
-    const lwc::bytes_view message = view(m, mlen, "message");
+    const lwc::bytes_view message = view(m, mlen, "message"), assoc = view(ad, adlen, "ad");
+    const lwc::bytes_view key = key_view(a, k, a.key_size, "key");
+    const lwc::bytes_view nonce = key_view(a, npub, a.nonce_size, "nonce");
     // In place means c == m: the ciphertext then overwrites the message, the tag follows it.
     require_disjoint(a, {c, total, "output"}, {m, mlen, "message"},
                      {{ad, adlen, "associated data"},
                       {npub, a.nonce_size, "nonce"}, {k, a.key_size, "key"}});
-    lwc::aead_encrypt(a, key_view(a, k, a.key_size, "key"), key_view(a, npub, a.nonce_size, "nonce"),
-                      view(ad, adlen, "ad"), message, {c, mlen}, {c + mlen, a.tag_size});
+    lwc::aead_encrypt(a, key, nonce, assoc, message, {c, mlen}, {c + mlen, a.tag_size});
     if (clen) *clen = total;
     return 0;
   });
@@ -220,16 +221,16 @@ int lwc_aead_decrypt(const char* alg, uint8_t* m, size_t* mlen, const uint8_t* c
       return fail(std::string(a.name) + ": ciphertext of " + std::to_string(clen) +
                   " bytes is shorter than the " + std::to_string(a.tag_size) + "-byte tag");
     const std::size_t n = clen - a.tag_size;
-    const lwc::bytes_view sealed = view(c, clen, "ciphertext");
+    const lwc::bytes_view sealed = view(c, clen, "ciphertext"), assoc = view(ad, adlen, "ad");
     const lwc::bytes_span out = span(m, n, "output");
+    const lwc::bytes_view key = key_view(a, k, a.key_size, "key");
+    const lwc::bytes_view nonce = key_view(a, npub, a.nonce_size, "nonce");
     const lwc::bytes_view tag = sealed.subspan(n);
     require_disjoint(a, {m, n, "output"}, {c, n, "ciphertext"},
                      {{tag.data(), tag.size(), "tag"},
                       {ad, adlen, "associated data"},
                       {npub, a.nonce_size, "nonce"}, {k, a.key_size, "key"}});
-    const bool ok = lwc::aead_decrypt(
-        a, key_view(a, k, a.key_size, "key"), key_view(a, npub, a.nonce_size, "nonce"),
-        view(ad, adlen, "ad"), sealed.first(n), tag, out);
+    const bool ok = lwc::aead_decrypt(a, key, nonce, assoc, sealed.first(n), tag, out);
     if (!ok) return decrypt_failed(a);
     if (mlen) *mlen = n;
     return 0;
@@ -244,6 +245,10 @@ int lwc_aead_encrypt_detached(const char* alg, uint8_t* c, uint8_t* tag, size_t 
     const std::size_t second_len = a.second_key_size ? a.second_key_size : 1;
     const lwc::bytes_view second =
         second_key ? lwc::bytes_view(second_key, second_len) : lwc::bytes_view{};
+    const lwc::bytes_view key = key_view(a, k, a.key_size, "key");
+    const lwc::bytes_view nonce = key_view(a, npub, a.nonce_size, "nonce");
+    const lwc::bytes_view assoc = view(ad, adlen, "ad"), message = view(m, mlen, "message");
+    const lwc::bytes_span out = span(c, mlen, "output"), tag_out = span(tag, taglen, "tag");
     const std::initializer_list<range> inputs = {{ad, adlen, "associated data"},
                                                  {npub, a.nonce_size, "nonce"},
                                                  {k, a.key_size, "key"},
@@ -252,9 +257,7 @@ int lwc_aead_encrypt_detached(const char* alg, uint8_t* c, uint8_t* tag, size_t 
     require_disjoint(a, {tag, taglen, "tag"}, {nullptr, 0, ""}, inputs);
     require_disjoint(a, {tag, taglen, "tag"}, {nullptr, 0, ""},
                      {{m, mlen, "message"}, {c, mlen, "output"}});
-    lwc::aead_encrypt(a, key_view(a, k, a.key_size, "key"), key_view(a, npub, a.nonce_size, "nonce"),
-                      view(ad, adlen, "ad"), view(m, mlen, "message"), span(c, mlen, "output"),
-                      span(tag, taglen, "tag"), second);
+    lwc::aead_encrypt(a, key, nonce, assoc, message, out, tag_out, second);
     return 0;
   });
 }
@@ -270,16 +273,19 @@ int decrypt_detached(const char* alg, uint8_t* m, const uint8_t* c, size_t clen,
     const std::size_t second_len = a.second_key_size ? a.second_key_size : 1;
     const lwc::bytes_view second =
         second_key ? lwc::bytes_view(second_key, second_len) : lwc::bytes_view{};
+    const lwc::bytes_view key = key_view(a, k, a.key_size, "key");
+    const lwc::bytes_view nonce = key_view(a, npub, a.nonce_size, "nonce");
+    const lwc::bytes_view assoc = view(ad, adlen, "ad"), sealed = view(c, clen, "ciphertext");
+    const lwc::bytes_view tag_in = view(tag, taglen, "tag");
+    const lwc::bytes_span out = span(m, clen, "output");
     require_disjoint(a, {m, clen, "output"}, {c, clen, "ciphertext"},
                      {{tag, taglen, "tag"},
                       {ad, adlen, "associated data"},
                       {npub, a.nonce_size, "nonce"},
                       {k, a.key_size, "key"},
                       {second_key, second_len, "second key"}});
-    const bool ok = lwc::aead_decrypt_truncated(
-        a, key_view(a, k, a.key_size, "key"), key_view(a, npub, a.nonce_size, "nonce"),
-        view(ad, adlen, "ad"), view(c, clen, "ciphertext"), view(tag, taglen, "tag"),
-        span(m, clen, "output"), second);
+    const bool ok =
+        lwc::aead_decrypt_truncated(a, key, nonce, assoc, sealed, tag_in, out, second);
     return ok ? 0 : decrypt_failed(a);
   });
 }
