@@ -81,11 +81,15 @@ inline void hash_packed_async(algorithm_ref algorithm, const jobs::packed& in, b
 
 // ---- host memory ------------------------------------------------------------------------------
 
+// Values out of range are clamped to it. The staging buffers (pinned and device) are zeroed
+// after every call, successful or not; at most four pipelines (sets of streams and buffers)
+// are kept between calls, the least recently used freed first.
 struct host_options {
   int device = -1;                      // -1: the current device
-  unsigned streams = 3;                 // chunks in flight: copy in, compute, copy out
-  std::size_t chunk_bytes = 32u << 20;  // input bytes per chunk (less for small batches)
-  unsigned copy_threads = 0;            // CPU threads copying pageable memory; 0: automatic
+  unsigned streams = 3;                 // chunks in flight: copy in, compute, copy out; 1..16
+  std::size_t chunk_bytes = 32u << 20;  // input bytes per chunk (less for small batches); 4 KiB..1 GiB
+  unsigned copy_threads = 0;            // CPU threads copying pageable memory, 1..32; 0: half
+                                        // the hardware threads, at most 8
 };
 
 // Same arguments and results as lwc::batch::encrypt_packed / decrypt_packed / hash_packed.

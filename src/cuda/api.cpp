@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
@@ -17,6 +16,7 @@
 #include "../jobs/checks.hpp"
 #include "launch.hpp"
 #include "pipeline.hpp"
+#include "pipeline_pool.hpp"
 
 namespace lwc::cuda {
 
@@ -83,6 +83,10 @@ aead_batch device_batch(const jobs::packed_aead_inputs& in, std::uint8_t* out, s
 
 // ---- the CUDA backend of the pipeline --------------------------------------------------------
 
+// Pipelines kept between calls (see pipeline_pool.hpp): enough for a few threads calling at
+// once with the default settings.
+constexpr std::size_t max_kept_pipelines = 4;
+
 struct cuda_backend {
   using stream = cudaStream_t;
 
@@ -92,12 +96,16 @@ struct cuda_backend {
     return p;
   }
   void free_host(void* p) noexcept { (void)cudaFreeHost(p); }
+  void zero_host(void* p, std::size_t n) noexcept { secure_wipe(p, n); }
   void* alloc_device(std::size_t n) {
     void* p = nullptr;
     check(cudaMalloc(&p, n), "cudaMalloc (device staging buffer)");
     return p;
   }
   void free_device(void* p) noexcept { (void)cudaFree(p); }
+  void zero_device_async(void* p, std::size_t n, stream s) {
+    check(cudaMemsetAsync(p, 0, n, s), "cudaMemsetAsync (wiping a device staging buffer)");
+  }
   stream make_stream() {
     cudaStream_t s = nullptr;
     check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -128,18 +136,6 @@ struct cuda_backend {
   void wait_noexcept(stream s) noexcept { (void)cudaStreamSynchronize(s); }
 };
 
-// Pipelines keep their streams and pinned buffers between calls (allocating pinned memory
-// costs far more than a batch); one per device and options, one caller at a time each. They
-// live until the process ends: CUDA resources are not released from static destructors,
-// which may run after the runtime has shut down.
-struct pooled_pipeline {
-  int device;
-  pipeline_options opt;
-  cuda_backend be;
-  std::unique_ptr<pipeline<cuda_backend>> p;
-  bool busy = false;
-};
-
 class device_guard {
  public:
   explicit device_guard(int device) {
@@ -166,42 +162,12 @@ void run_on_host(const Jobs& jobs, const host_options& opt) {
   device_guard guard(opt.device);
   int device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
-  pipeline_options po;
-  po.streams = std::clamp(opt.streams, 1u, 16u);
-  po.chunk_bytes = opt.chunk_bytes;
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  po.copy_threads = opt.copy_threads != 0 ? opt.copy_threads : std::clamp(hw / 2, 1u, 8u);
-
-  static std::mutex m;
-  static auto* pool = new std::vector<std::unique_ptr<pooled_pipeline>>();
-  pooled_pipeline* mine = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(m);
-    for (auto& p : *pool) {
-      if (!p->busy && p->device == device && p->opt.streams == po.streams &&
-          p->opt.chunk_bytes == po.chunk_bytes && p->opt.copy_threads == po.copy_threads) {
-        mine = p.get();
-        break;
-      }
-    }
-    if (mine == nullptr) {
-      pool->push_back(std::make_unique<pooled_pipeline>(pooled_pipeline{device, po, {}, nullptr, false}));
-      mine = pool->back().get();
-    }
-    mine->busy = true;
-  }
-  const auto give_back = [&] {
-    std::lock_guard<std::mutex> lock(m);
-    mine->busy = false;
-  };
-  try {
-    if (!mine->p) mine->p = std::make_unique<pipeline<cuda_backend>>(mine->be, po);
-    mine->p->run(jobs);
-  } catch (...) {
-    give_back();
-    throw;
-  }
-  give_back();
+  const pipeline_options po =
+      pipeline_options_for(opt.streams, opt.chunk_bytes, opt.copy_threads, std::thread::hardware_concurrency());
+  // Never destroyed: CUDA resources are not released from static destructors, which may run
+  // after the runtime has shut down.
+  static auto* pool = new pipeline_pool<cuda_backend>(max_kept_pipelines);
+  pool->run(device, po, jobs);
 }
 
 }  // namespace

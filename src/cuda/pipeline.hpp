@@ -4,7 +4,9 @@
 // caller's buffers, with `streams` chunks in flight so that copies in, kernels and copies out
 // overlap. Written against a small backend interface: the CUDA runtime in api.cpp, the host
 // emulation in the CPU tests (which thereby check the chunking, offsets and alignment logic
-// without a GPU).
+// without a GPU). The staging buffers hold keys, nonces and plaintext: every byte a batch put
+// in them is zeroed (device buffers by a memset on their stream) before the batch returns,
+// whether it succeeded or failed, and before any buffer is freed.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +19,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <lwc/common/secure.hpp>
 
 #include "algorithms.hpp"
 #include "warp_engine.hpp"
@@ -138,6 +142,33 @@ struct pipeline_options {
   unsigned copy_threads = 1;
 };
 
+// The range of each option; a value outside is clamped to it (documented in <lwc/cuda.hpp>).
+// More streams or copy threads than this only cost memory and threads; a chunk over 1 GiB
+// only delays the first kernel.
+inline constexpr unsigned max_streams = 16;
+inline constexpr std::size_t min_chunk_bytes = 4096;
+inline constexpr std::size_t max_chunk_bytes = std::size_t{1} << 30;
+inline constexpr unsigned max_copy_threads = 32;
+
+inline pipeline_options clamped(pipeline_options o) {
+  o.streams = std::clamp(o.streams, 1u, max_streams);
+  o.chunk_bytes = std::clamp(o.chunk_bytes, min_chunk_bytes, max_chunk_bytes);
+  o.copy_threads = std::clamp(o.copy_threads, 1u, max_copy_threads);
+  return o;
+}
+
+// The pipeline settings for the user's host_options values; copy_threads 0 picks half the
+// hardware threads, at most 8.
+inline pipeline_options pipeline_options_for(unsigned streams, std::size_t chunk_bytes,
+                                             unsigned copy_threads, unsigned hardware_threads) {
+  pipeline_options o;
+  o.streams = streams;
+  o.chunk_bytes = chunk_bytes;
+  o.copy_threads =
+      copy_threads != 0 ? copy_threads : std::clamp(std::max(1u, hardware_threads) / 2, 1u, 8u);
+  return clamped(o);
+}
+
 // Regions of one chunk's staging buffers; the device buffers have the same layout.
 struct chunk_layout {
   std::size_t first = 0, last = 0;
@@ -167,6 +198,7 @@ class pipeline {
   struct arena {
     void* p = nullptr;
     std::size_t size = 0;
+    std::size_t dirty = 0;  // bytes from the start that may hold a batch's data
   };
   struct slot {
     stream s{};
@@ -177,8 +209,8 @@ class pipeline {
 
  public:
   pipeline(Backend& be, const pipeline_options& opt)
-      : be_(be), opt_(opt), pool_(std::max(1u, opt.copy_threads)) {
-    slots_.resize(std::max(1u, opt.streams));
+      : be_(be), opt_(clamped(opt)), pool_(opt_.copy_threads) {
+    slots_.resize(opt_.streams);
     try {
       for (slot& s : slots_) s.s = be_.make_stream();
     } catch (...) {
@@ -189,6 +221,9 @@ class pipeline {
   ~pipeline() { release(); }
   pipeline(const pipeline&) = delete;
   pipeline& operator=(const pipeline&) = delete;
+
+  // The settings in use, after clamping.
+  const pipeline_options& options() const { return opt_; }
 
   void run(const host_aead_job_set& j) {
     const bool direct_in = be_.is_pinned(j.in), direct_out = be_.is_pinned(j.out);
@@ -260,10 +295,10 @@ class pipeline {
         s.c.first = first;
         s.c.last = next(first);
         layout(s.c);
-        reserve(s.host_in, s.c.in_size, true);
-        reserve(s.dev_in, s.c.in_size, false);
-        reserve(s.host_out, s.c.out_size, true);
-        reserve(s.dev_out, s.c.out_size, false);
+        reserve(s, s.host_in, s.c.in_size, true);
+        reserve(s, s.dev_in, s.c.in_size, false);
+        reserve(s, s.host_out, s.c.out_size, true);
+        reserve(s, s.dev_out, s.c.out_size, false);
         stage(s);
         s.pending = true;
         first = s.c.last;
@@ -281,25 +316,77 @@ class pipeline {
         be_.wait_noexcept(s.s);
         s.pending = false;
       }
+      wipe_noexcept();
       throw;
     }
+    wipe();
   }
 
-  void reserve(arena& a, std::size_t size, bool host) {
-    if (a.size >= size) return;
-    const std::size_t want = std::max(size, a.size + a.size / 2);
-    if (a.p != nullptr) {
-      if (host) be_.free_host(a.p);
-      else be_.free_device(a.p);
-      a = arena{};
+  // Zeroes what this batch left in the staging buffers: the device buffers by a memset queued
+  // on their stream (finished before we return), the host buffers once no copy can reach them.
+  void wipe() {
+    for (slot& s : slots_) {
+      wipe_device(s, s.dev_in);
+      wipe_device(s, s.dev_out);
     }
-    a.p = host ? be_.alloc_host(want) : be_.alloc_device(want);
-    a.size = want;
+    for (slot& s : slots_) be_.wait(s.s);
+    for (slot& s : slots_) {
+      wipe_host(s.host_in);
+      wipe_host(s.host_out);
+    }
+  }
+  void wipe_noexcept() noexcept {
+    for (slot& s : slots_) {
+      if (!s.s) continue;  // a slot whose stream was never made holds no buffers
+      try {
+        wipe_device(s, s.dev_in);
+        wipe_device(s, s.dev_out);
+      } catch (...) {  // a failed device: its memory goes with its context
+      }
+      be_.wait_noexcept(s.s);
+      wipe_host(s.host_in);
+      wipe_host(s.host_out);
+    }
+  }
+  void wipe_device(slot& s, arena& a) {
+    if (a.dirty == 0) return;
+    be_.zero_device_async(a.p, a.dirty, s.s);
+    a.dirty = 0;
+  }
+  void wipe_host(arena& a) noexcept {
+    if (a.dirty == 0) return;
+    be_.zero_host(a.p, a.dirty);
+    a.dirty = 0;
+  }
+
+  // Makes `a` hold at least `size` bytes, marked as in use by this batch. A buffer too small is
+  // zeroed before it is freed (the slot's stream is idle here: its last chunk has finished).
+  void reserve(slot& s, arena& a, std::size_t size, bool host) {
+    if (a.size < size) {
+      const std::size_t want = std::max(size, a.size + a.size / 2);
+      if (a.p != nullptr) {
+        if (host) {
+          wipe_host(a);
+          be_.free_host(a.p);
+        } else {
+          wipe_device(s, a);
+          be_.wait(s.s);
+          be_.free_device(a.p);
+        }
+        a = arena{};
+      }
+      a.p = host ? be_.alloc_host(want) : be_.alloc_device(want);
+      a.size = want;
+    }
+    a.dirty = std::max(a.dirty, size);
   }
 
   void release() noexcept {
     for (slot& s : slots_) {
       if (s.s) be_.wait_noexcept(s.s);
+    }
+    wipe_noexcept();
+    for (slot& s : slots_) {
       if (s.host_in.p) be_.free_host(s.host_in.p);
       if (s.host_out.p) be_.free_host(s.host_out.p);
       if (s.dev_in.p) be_.free_device(s.dev_in.p);

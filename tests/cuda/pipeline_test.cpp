@@ -3,7 +3,10 @@
 // every chunk size, stream count and memory kind, with several chunks in flight.
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cstdint>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "checks.hpp"
@@ -127,3 +130,126 @@ TEST(CopyPool, CopiesEveryByteOnAnyThreadCount) {
 }
 
 }  // namespace
+
+// ---- staging buffers hold secrets: wiped after each batch, bounded in number, sane options ----
+
+namespace wiping {
+
+using namespace lwc::cuda::test;
+namespace d = lwc::cuda::detail;
+
+// One AEAD batch (keys, nonces, plaintext) through `pipe`, encrypting.
+void run_aead_batch(d::pipeline<emulated_backend>& pipe, aead_case& c) {
+  const d::algo_info& alg = *c.alg;
+  pipe.run(d::host_aead_job_set{&alg, false, c.n(), c.shape.tag_len, c.keys.data(), c.nonces.data(),
+                                nullptr, c.in.data(), c.in_off.data(),
+                                c.ad_off.empty() ? nullptr : c.ad.data(),
+                                c.ad_off.empty() ? nullptr : c.ad_off.data(), c.out_data(),
+                                c.tags.data(), nullptr});
+}
+
+aead_case small_case(std::size_t n, std::size_t max_len, std::uint64_t seed) {
+  aead_shape s;
+  s.n = n;
+  s.max_len = max_len;
+  return make_aead_case(*d::find_algo("ascon-aead128"), s, seed);
+}
+
+TEST(PipelineWipe, StagingBuffersAreZeroAfterEveryBatch) {
+  for (const bool pinned : {false, true}) {
+    SCOPED_TRACE(pinned ? "caller's memory pinned" : "pageable");
+    emulated_backend be;
+    be.callers_memory_pinned = pinned;
+    d::pipeline<emulated_backend> pipe(be, {2, 4096, 2});
+    // A small batch, then larger ones: the buffers grow, and the outgrown ones are freed.
+    std::uint64_t seed = 1;
+    for (std::size_t max_len : {100, 3000, 20000}) {
+      aead_case c = small_case(60, max_len, seed++);
+      run_aead_batch(pipe, c);
+      EXPECT_FALSE(be.live.empty());
+      EXPECT_TRUE(be.all_buffers_zero()) << "a staging buffer kept data after a batch of up to "
+                                         << max_len << " bytes";
+    }
+    const d::algo_info& hash = *d::find_algo("ascon-hash256");
+    sponge_case h = make_sponge_case(hash, 50, 3000, 32, 0, 0, 0, seed);
+    pipe.run(d::host_sponge_job_set{&hash, h.n, h.out_len, h.in.data(), h.in_off.data(), h.out.data()});
+    EXPECT_TRUE(be.all_buffers_zero()) << "a staging buffer kept data after a hash batch";
+    EXPECT_EQ(be.freed_unwiped, 0u) << "a buffer was freed with data in it";
+  }
+}
+
+TEST(PipelineWipe, BuffersAreZeroAfterAFailedBatch) {
+  emulated_backend be;
+  d::pipeline<emulated_backend> pipe(be, {3, 4096, 1});
+  aead_case c = small_case(100, 3000, 7);
+  be.fail_at_kernel = 4;  // some chunks are staged and in flight when the launch fails
+  EXPECT_THROW(run_aead_batch(pipe, c), std::runtime_error);
+  EXPECT_TRUE(be.all_buffers_zero()) << "a failed batch left data in a staging buffer";
+  be.fail_at_kernel = SIZE_MAX;
+  aead_case again = small_case(100, 3000, 7);
+  run_aead_batch(pipe, again);  // the pipeline is still usable
+  EXPECT_EQ(again.tags.to_vector(), again.expect_tags);
+}
+
+TEST(PipelinePool, StaysBoundedAcrossManySettings) {
+  const std::size_t before = emulated_backend::allocations_alive.load();
+  {
+    d::pipeline_pool<emulated_backend> pool(3);
+    std::uint64_t seed = 10;
+    for (std::size_t k = 0; k < 40; ++k) {
+      aead_case c = small_case(20, 500, seed++);
+      const d::pipeline_options o{1 + static_cast<unsigned>(k % 3), 4096 + 512 * k, 1};
+      const d::algo_info& alg = *c.alg;
+      pool.run(0, o, d::host_aead_job_set{&alg, false, c.n(), c.shape.tag_len, c.keys.data(),
+                                          c.nonces.data(), nullptr, c.in.data(), c.in_off.data(),
+                                          c.ad_off.empty() ? nullptr : c.ad.data(),
+                                          c.ad_off.empty() ? nullptr : c.ad_off.data(), c.out_data(),
+                                          c.tags.data(), nullptr});
+      EXPECT_EQ(c.tags.to_vector(), c.expect_tags);
+      ASSERT_LE(pool.size(), 3u) << "after " << k + 1 << " settings";
+    }
+    // Three pipelines of at most 3 streams, four buffers per stream.
+    EXPECT_LE(emulated_backend::allocations_alive.load() - before, 3u * 3u * 4u);
+  }
+  EXPECT_EQ(emulated_backend::allocations_alive.load(), before) << "the pool leaked buffers";
+}
+
+TEST(PipelinePool, ReusesAPipelineForTheSameSettings) {
+  d::pipeline_pool<emulated_backend> pool(4);
+  for (std::uint64_t seed = 0; seed < 5; ++seed) {
+    aead_case c = small_case(20, 500, seed);
+    const d::algo_info& alg = *c.alg;
+    // Out-of-range values are clamped first, so they share the clamped setting's pipeline.
+    const d::pipeline_options o{seed % 2 ? 100u : d::max_streams, 4096, 1};
+    pool.run(0, o, d::host_aead_job_set{&alg, false, c.n(), c.shape.tag_len, c.keys.data(),
+                                        c.nonces.data(), nullptr, c.in.data(), c.in_off.data(),
+                                        c.ad_off.empty() ? nullptr : c.ad.data(),
+                                        c.ad_off.empty() ? nullptr : c.ad_off.data(), c.out_data(),
+                                        c.tags.data(), nullptr});
+  }
+  EXPECT_EQ(pool.size(), 1u);
+}
+
+TEST(PipelineOptions, OutOfRangeValuesAreClamped) {
+  emulated_backend be;
+  d::pipeline<emulated_backend> huge(be, {1000, SIZE_MAX, UINT_MAX});
+  EXPECT_EQ(huge.options().streams, d::max_streams);
+  EXPECT_EQ(huge.options().chunk_bytes, d::max_chunk_bytes);
+  EXPECT_EQ(huge.options().copy_threads, d::max_copy_threads);
+  EXPECT_EQ(be.streams_made, static_cast<int>(d::max_streams));
+  d::pipeline<emulated_backend> tiny(be, {0, 0, 0});
+  EXPECT_EQ(tiny.options().streams, 1u);
+  EXPECT_EQ(tiny.options().chunk_bytes, d::min_chunk_bytes);
+  EXPECT_EQ(tiny.options().copy_threads, 1u);
+
+  // host_options values: copy_threads 0 is automatic (half the hardware threads, 1 to 8).
+  const d::pipeline_options a = d::pipeline_options_for(3, 32u << 20, 0, 64);
+  EXPECT_EQ(a.copy_threads, 8u);
+  EXPECT_EQ(d::pipeline_options_for(3, 32u << 20, 0, 0).copy_threads, 1u);
+  const d::pipeline_options b = d::pipeline_options_for(UINT_MAX, SIZE_MAX, UINT_MAX, 4);
+  EXPECT_EQ(b.streams, d::max_streams);
+  EXPECT_EQ(b.chunk_bytes, d::max_chunk_bytes);
+  EXPECT_EQ(b.copy_threads, d::max_copy_threads);
+}
+
+}  // namespace wiping
