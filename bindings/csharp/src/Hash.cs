@@ -145,8 +145,7 @@ namespace Lwc
 
         /// <summary>True when tag is the first tagLength bytes of the MAC/PRF output of data under
         /// key (constant time). tagLength is the length your protocol fixes (from the algorithm's
-        /// MinTagSize to its OutputSize; for a PRF up to 64 bytes), never the length of the tag
-        /// received: a tag of another length is false. Shorter tags are easier to forge.</summary>
+        /// MinTagSize to its OutputSize), never the length of the tag received: a tag of another length is false. Shorter tags are easier to forge.</summary>
         public static bool VerifyMacTruncated(string algorithm, ReadOnlySpan<byte> key, ReadOnlySpan<byte> data,
             ReadOnlySpan<byte> tag, int tagLength)
         {
@@ -163,19 +162,11 @@ namespace Lwc
                     " bytes", "key");
         }
 
-        // A PRF's output has no fixed length: its verifiers take up to this many bytes (liblwc's limit).
-        const int MaxPrfTagBytes = 64;
-
-        internal static int MaxTagLength(AlgorithmInfo info)
-        {
-            return info.MaxOutputSize == 0 ? Math.Max(info.OutputSize, MaxPrfTagBytes) : info.OutputSize;
-        }
-
         internal static void CheckTruncatedLength(AlgorithmInfo info, int tagLength)
         {
-            if (tagLength < info.MinTagSize || tagLength > MaxTagLength(info))
+            if (tagLength < info.MinTagSize || tagLength > info.OutputSize)
                 throw new ArgumentOutOfRangeException("tagLength", tagLength, info.Name + " tags are " +
-                    info.MinTagSize + " to " + MaxTagLength(info) + " bytes");
+                    info.MinTagSize + " to " + info.OutputSize + " bytes");
         }
 
         // tagLength comes from the caller's configuration, already checked: a tag of another
@@ -231,7 +222,7 @@ namespace Lwc
         }
 
         /// <summary>As the span form: the first tagLength bytes (a length your protocol fixes, from
-        /// MinTagSize to OutputSize, for a PRF up to 64); a tag of another length is false.</summary>
+        /// MinTagSize to OutputSize); a tag of another length is false.</summary>
         public static bool VerifyMacTruncated(string algorithm, byte[] key, byte[] data, byte[] tag, int tagLength)
         {
             var info = CheckKeyed(algorithm, key, data);
@@ -576,8 +567,8 @@ namespace Lwc
 
         /// <summary>MAC/PRF: true when tag is the first tagLength bytes of the output so far;
         /// then starts over. tagLength is the length your protocol fixes (from
-        /// Algorithm.MinTagSize to HashLengthInBytes, for a PRF up to 64), never the length of a
-        /// tag received: a tag of another length is false. Shorter tags are easier to forge.</summary>
+        /// Algorithm.MinTagSize to HashLengthInBytes), never the length of a tag
+        /// received: a tag of another length is false. Shorter tags are easier to forge.</summary>
         public bool VerifyHashAndResetTruncated(byte[] tag, int tagLength)
         {
             if (tag == null) throw new ArgumentNullException("tag");
