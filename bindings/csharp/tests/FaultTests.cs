@@ -698,7 +698,8 @@ static partial class Tests
     }
 
     // A writer killed half way (SIGKILL: no cleanup runs): the old output is still there, whole.
-    // The writer is this test program in its --encrypt-file mode (LwcFile.EncryptFile).
+    // The writer is this test program in its --encrypt-file mode (LwcFile.EncryptFile); it is
+    // killed as soon as a new entry (its temporary file) in the folder holds 1 MiB.
     static void KilledWriter(byte[] key, string dir, string plain)
     {
         string keyPath = Path.Combine(dir, "kill.key");
@@ -710,26 +711,52 @@ static partial class Tests
         string outPath = Path.Combine(dir, "killed");
         var old = new byte[] { 5, 5, 5 };
         string self = Assembly.GetExecutingAssembly().Location;
-        foreach (int delay in new[] { 300, 500, 800 })
+        int midWrite = 0;
+        for (int attempt = 0; attempt < 3; attempt++)
         {
             File.WriteAllBytes(outPath, old);
+            var known = new HashSet<string>(Listing(dir));
             var psi = new ProcessStartInfo("mono", Quote(self) + " --encrypt-file " + Quote(big) + " " + Quote(outPath) + " " +
                 Quote(keyPath)) { UseShellExecute = false };
             using (var p = Process.Start(psi))
             {
-                bool killed = !p.WaitForExit(delay);
-                if (killed) p.Kill();
+                var clock = Stopwatch.StartNew();
+                bool killed = false;
+                while (!p.HasExited && clock.Elapsed.TotalSeconds < 60)
+                {
+                    if (Listing(dir).Any(x => !known.Contains(x) && Written(Path.Combine(dir, x)) >= (1 << 20)))
+                    {
+                        p.Kill();
+                        killed = true;
+                        break;
+                    }
+                    Thread.Sleep(1);
+                }
+                if (!p.HasExited && !killed) { p.Kill(); killed = true; }
                 p.WaitForExit();
                 var now = File.ReadAllBytes(outPath);
                 if (killed)
-                    Check(Eq(now, old) || DecryptsTo(now, key, data),
-                        "writer killed after " + delay + " ms: the output is neither the old file nor the new one (" +
-                        now.Length + " bytes)");
-                else
-                    Check(p.ExitCode == 0 && DecryptsTo(now, key, data), "writer not killed: output is not the new file");
+                {
+                    midWrite++;
+                    Check(Eq(now, old), "writer killed half way: the output is not the old file (" + now.Length + " bytes)");
+                }
+                else Check(p.ExitCode == 0 && DecryptsTo(now, key, data), "writer not killed: output is not the new file");
+                // What a killed writer leaves is its temporary file, never anything under the output's name.
+                foreach (var x in Listing(dir).Where(x => !known.Contains(x)))
+                {
+                    Check(x.StartsWith(".killed"), "killed writer left " + x);
+                    File.Delete(Path.Combine(dir, x));
+                }
             }
         }
+        if (midWrite == 0) Console.WriteLine("  killed writer: every writer finished before it could be killed");
         File.Delete(big);
+    }
+
+    static long Written(string path)
+    {
+        try { return new FileInfo(path).Length; }
+        catch (IOException) { return 0; }
     }
 
     // The child of KilledWriter: Tests.exe --encrypt-file IN OUT KEYFILE.
