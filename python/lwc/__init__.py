@@ -1,8 +1,9 @@
-"""lwc: lightweight cryptography, Ascon (NIST SP 800-232) and the legacy Ascon v1.2 family.
+"""lwc: lightweight cryptography, all ten families: Ascon (NIST SP 800-232, and the legacy
+Ascon v1.2 family), Acorn and the NIST LWC finalists.
 
 AEADs, one class per algorithm, in the style of pyca/cryptography::
 
-    aead = lwc.AsconAEAD128(key)              # also Ascon128, Ascon128a, Ascon80pq
+    aead = lwc.AsconAEAD128(key)              # the standard; Ascon128, Ascon128a, Ascon80pq are legacy v1.2
     ct = aead.encrypt(nonce, data, associated_data)       # ciphertext || tag
     pt = aead.decrypt(nonce, ct, associated_data)         # raises lwc.InvalidTag
 
@@ -10,13 +11,19 @@ Hashes, XOFs, MACs and PRFs in the style of hashlib::
 
     lwc.ascon_hash256(data).hexdigest()
     lwc.ascon_xof128(data).digest(64)
-    lwc.ascon_mac(key, data).verify(tag)      # raises lwc.InvalidTag
+    lwc.ascon_mac(key, data).verify(tag)      # full tag; raises lwc.InvalidTag
 
 and in one call, with no object (the fastest for short messages)::
 
     lwc.ascon_hash256_digest(data)            # == lwc.ascon_hash256(data).digest()
     lwc.ascon_xof128_digest(data, 64)
     lwc.ascon_mac_digest(key, data); lwc.ascon_mac_verify(key, data, tag)
+
+Verifiers (MAC.verify, PRF.verify, *_verify) expect the full tag; a tag of any other length
+fails. A truncated tag is accepted only when its length is named: verify(tag, tag_length=8).
+
+Names marked "legacy (Ascon v1.2)" (ascon_hash, Ascon128, ascon_mac, ...) are superseded by
+NIST SP 800-232 (ascon_hash256, AsconAEAD128, ascon_xof128, ...); use them only to interoperate.
 
 Generic access: lwc.new(name, data, **options), lwc.aead(name, key, **options),
 lwc.algorithms_available, lwc.algorithms().
@@ -58,6 +65,7 @@ class AlgorithmInfo(NamedTuple):
     max_customization_size: int
     block_size: int
     python_name: str  # the class or constructor name in this module
+    legacy: bool = False  # superseded by a standard (Ascon v1.2): prefer the standard algorithm
 
 
 _REGISTRY: tuple[AlgorithmInfo, ...] = tuple(AlgorithmInfo(**d) for d in _lwc.registry())
@@ -138,9 +146,17 @@ def _doc(info: AlgorithmInfo) -> str:
         "mac": "message authentication code",
         "prf": "pseudorandom function (keyed XOF)",
     }[info.kind]
+    legacy = (
+        "Legacy (Ascon v1.2), superseded by NIST SP 800-232: use it only to interoperate with "
+        "existing data; new designs use the standard algorithm.\n\n"
+        if info.legacy
+        else ""
+    )
     return (
-        f"{info.name}: {what} ({info.standard}).\n\n"
-        f"Sizes: {_sizes(info)}.\n\n" + _USAGE[info.kind].format(py=info.python_name) + "\n"
+        f"{info.name}: {what} ({info.standard}" + (", legacy (Ascon v1.2)" if info.legacy else "") + ").\n\n"
+        + legacy +
+        f"Sizes: {_sizes(info)}.\n\n"
+        + _USAGE[info.kind].format(py=info.python_name) + "\n"
     )
 
 

@@ -12,7 +12,7 @@ True
 True
 >>> plain, ok = lwc.arrow.decrypt("ascon-aead128", keys, nonces, sealed)
 >>> plain.to_pylist(), ok.to_pylist()
-([b'hello', None], [True, None])
+([b'hello', None], [True, False])
 
 Inputs:
 
@@ -20,8 +20,12 @@ Inputs:
   ``pa.StringArray`` / ``pa.LargeStringArray``, read as their UTF-8 bytes), sliced arrays
   included, or a ``pa.ChunkedArray`` of those: it is processed chunk by chunk and the result is
   chunked the same way.
-- keys, nonces (and ``second_keys``): a ``pa.FixedSizeBinaryArray`` of exactly the algorithm's
-  size, one row per message, or one bytes-like value used for every row.
+- keys (and ``second_keys``): a ``pa.FixedSizeBinaryArray`` of exactly the algorithm's size,
+  one row per message, or one bytes-like value used for every row.
+- nonces: a ``pa.FixedSizeBinaryArray``, one nonce per row. One bytes value for every row is
+  refused when encrypting more than one row: the rows would share a keystream. Draw the
+  nonces at random (``lwc.arrow.random_nonces(name, n)``, ``os.urandom``) and store them
+  next to the ciphertexts.
 
 Zero copy in: the engine reads a column's values and offsets buffers, and the key and nonce
 rows, in place. Zero copy out: encrypt and decrypt write the result's values and offsets
@@ -36,11 +40,20 @@ Nulls: null in, null out. A row is null in the result when its message (cipherte
 nonce is null; such rows are not given to the engine at all (nothing is encrypted, hashed or
 decrypted for them). A null associated-data entry means no associated data (the same as b"").
 
+Nulls are not authenticated by default: anyone who can write to the storage can null a
+ciphertext, and decryption cannot tell that from a row that was null to begin with. Such a
+row decrypts to null with ``ok`` False, so ``ok`` is False for every row that did not verify
+(``pc.all(ok)`` and ``ok.to_pandas().all()`` see no nulls to skip). To authenticate null
+rows, encrypt and decrypt with ``authenticate_nulls=True``: every row is then framed with
+one marker byte (null or not) before encryption, a null message is encrypted as an
+authenticated marker, and decryption gives it back as null with ``ok`` True; a row nulled in
+storage still gives ``ok`` False. Both sides must use the same setting.
+
 Decryption does not raise on a bad tag: it returns ``(plaintexts, ok)``. A row whose tag did
-not verify, or a ciphertext shorter than the tag, is null in ``plaintexts`` and False in
-``ok``, and nothing of it is released (its bytes are not in the result's buffers); null input
-rows are null in both. Never use a plaintext without checking ``ok``. Never reuse a nonce
-with the same key.
+not verify, a ciphertext shorter than the tag, or a null ciphertext, key or nonce, is null in
+``plaintexts`` and False in ``ok``, and nothing of it is released (its bytes are not in the
+result's buffers). Never use a plaintext without checking ``ok``. Never reuse a nonce with
+the same key.
 
 Result types: ``pa.binary()`` (``pa.large_binary()`` when the input was large, or when a
 result would not fit 32-bit offsets; a chunked result is then large in every chunk); hashes
@@ -49,19 +62,22 @@ give ``pa.binary(length)`` (``FixedSizeBinaryArray``).
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from . import _lwc
 from . import batch as _batch
 
-__all__ = ["encrypt", "decrypt", "hash"]
+__all__ = ["encrypt", "decrypt", "hash", "random_nonces"]
 
 ArrayLike = Union[pa.Array, pa.ChunkedArray]
 
 _INT32_MAX = 2**31 - 1
+_MAX_SIZE = 2**63 - 1  # the largest Python object size (sys.maxsize on 64-bit)
 _VARIABLE = (pa.binary(), pa.large_binary(), pa.string(), pa.large_string())
 
 
@@ -247,13 +263,17 @@ def _offsets_buffer(arr: pa.Array) -> Tuple[Any, bool]:
     return buf.slice(arr.offset * width, (len(arr) + 1) * width), large
 
 
-def _fixed_buffer(arr: Any, n: int, size: int, what: str) -> Tuple[Any, Optional[np.ndarray]]:
+def _fixed_buffer(arr: Any, n: int, size: int, what: str,
+                  one_for_all: bool = True) -> Tuple[Any, Optional[np.ndarray]]:
     """(n x size bytes, or one value of size bytes for every row; validity) of keys or nonces,
-    read in place."""
+    read in place. one_for_all=False: one value is accepted for a single row only."""
     if isinstance(arr, (bytes, bytearray, memoryview)):
         value = bytes(arr)
         if len(value) != size:
             raise ValueError(f"{what} must be {size} bytes, got {len(value)}")
+        if not one_for_all and n > 1:
+            raise ValueError(f"{what}: one value for {n} rows would encrypt every row under the same "
+                             f"key and nonce; give one nonce per row (lwc.arrow.random_nonces)")
         return value, None
     rows, valid = _fixed(arr, n, size, what)
     return rows, valid
@@ -265,7 +285,8 @@ def _aead_piece(decrypting: bool, info: dict, tag: int, keys: Any, nonces: Any, 
     # the result's offsets and values into buffers from the Arrow memory pool.
     n = len(data)
     key_rows, key_valid = _fixed_buffer(keys, n, info["key_size"], "keys")
-    nonce_rows, nonce_valid = _fixed_buffer(nonces, n, info["nonce_size"], "nonces")
+    nonce_rows, nonce_valid = _fixed_buffer(nonces, n, info["nonce_size"], "nonces",
+                                            one_for_all=decrypting)
     second_rows = None
     if second_keys is not None:
         second_rows, second_valid = _fixed_buffer(second_keys, n, info["second_key_size"], "second_keys")
@@ -294,14 +315,79 @@ def _aead_piece(decrypting: bool, info: dict, tag: int, keys: Any, nonces: Any, 
         values = values.slice(0, used)
     plain = pa.Array.from_buffers(typ, n, [released, out_offsets, values],
                                   null_count=0 if released is None else int(n - np.count_nonzero(ok_flags)))
-    ok_arr = pa.array(ok_flags, mask=None if valid is None else ~valid)
-    return plain, ok_arr
+    # A null row did not verify: False, never null, so that all() cannot skip it.
+    return plain, pa.array(ok_flags, type=pa.bool_())
+
+
+_NULL_MARK, _VALUE_MARK = b"\x00", b"\x01"
+
+
+def _as_binary(data: ArrayLike) -> ArrayLike:
+    if data.type == pa.string():
+        return data.cast(pa.binary())
+    if data.type == pa.large_string():
+        return data.cast(pa.large_binary())
+    return data
+
+
+def _frame_nulls(data: ArrayLike) -> ArrayLike:
+    """Every row prefixed with one marker byte: null rows become the null marker alone."""
+    data = _as_binary(data)
+    marks = pc.if_else(pc.is_valid(data), pa.scalar(_VALUE_MARK, data.type), pa.scalar(_NULL_MARK, data.type))
+    return pc.binary_join_element_wise(marks, data.fill_null(b""), pa.scalar(b"", data.type))
+
+
+def _unframe_piece(plain: pa.Array, ok: pa.Array) -> Tuple[pa.Array, pa.Array]:
+    n = len(plain)
+    off = _offsets(plain)
+    values = np.frombuffer(_bytes_view(plain.buffers()[2]), dtype=np.uint8)
+    starts, lengths = off[:-1], np.diff(off)
+    verified = ok.to_numpy(zero_copy_only=False).astype(bool)
+    first = np.full(n, -1, dtype=np.int16)
+    nonempty = lengths > 0
+    first[nonempty] = values[starts[nonempty]]
+    is_null = verified & (lengths == 1) & (first == _NULL_MARK[0])
+    is_value = verified & (first == _VALUE_MARK[0])
+    body_len = np.where(is_value, lengths - 1, 0).astype(np.int64)
+    # The bytes of every value row but its marker, back to back.
+    kept_len = body_len[is_value]
+    total = int(kept_len.sum())
+    row_start = np.repeat(starts[is_value].astype(np.int64) + 1, kept_len)
+    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(kept_len) - kept_len, kept_len)
+    body = values[row_start + within] if total else np.zeros(0, dtype=np.uint8)
+    return (_binary_result(body, body_len, is_value, _is_large(plain)),
+            pa.array(is_null | is_value, type=pa.bool_()))
+
+
+def _unframe_nulls(plain: ArrayLike, ok: ArrayLike) -> Tuple[ArrayLike, ArrayLike]:
+    """The inverse of _frame_nulls on verified rows; a verified row without a valid frame
+    (encrypted without authenticate_nulls) is not ok."""
+    if isinstance(plain, pa.Array):
+        return _unframe_piece(plain, ok)
+    pieces = [_unframe_piece(p, o) for p, o in zip(plain.chunks, ok.chunks)]
+    return (_chunked([p for p, _ in pieces], True),
+            pa.chunked_array([o for _, o in pieces], type=pa.bool_()))
+
+
+def random_nonces(name: str, n: int) -> pa.Array:
+    """n fresh random nonces (``os.urandom``) for the AEAD ``name``: a
+    ``pa.binary(nonce_size)`` column to pass to ``encrypt`` and to store with the ciphertexts."""
+    info = _batch._aead_info(name)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be a non-negative int, got {n!r}")
+    size = info["nonce_size"]
+    return pa.Array.from_buffers(pa.binary(size), n, [None, pa.py_buffer(os.urandom(n * size))])
 
 
 def _aead(decrypting: bool, name: str, keys: Any, nonces: Any, data: ArrayLike, associated_data: Any,
-          tag_length: Optional[int], second_keys: Any, threads: Optional[int], backend: Optional[str]):
+          tag_length: Optional[int], second_keys: Any, threads: Optional[int], backend: Optional[str],
+          authenticate_nulls: bool = False):
     what = "ciphertexts" if decrypting else "messages"
     _check_variable(data, what)
+    if not isinstance(authenticate_nulls, bool):
+        raise TypeError(f"authenticate_nulls must be a bool, not {type(authenticate_nulls).__name__!r}")
+    if authenticate_nulls and not decrypting:
+        data = _frame_nulls(data)
     _check_threads(threads)
     info, tag = _aead_setup(name, tag_length)
     n = len(data)
@@ -324,35 +410,43 @@ def _aead(decrypting: bool, name: str, keys: Any, nonces: Any, data: ArrayLike, 
         return _chunked(results, chunked)
     plain = _chunked([p for p, _ in results], chunked)
     ok = pa.chunked_array([o for _, o in results], type=pa.bool_()) if chunked else results[0][1]
+    if authenticate_nulls:
+        plain, ok = _unframe_nulls(plain, ok)
     return plain, ok
 
 
 def encrypt(name: str, keys: Any, nonces: Any, plaintexts: ArrayLike, associated_data: Any = None, *,
             tag_length: Optional[int] = None, second_keys: Any = None,
-            threads: Optional[int] = None, backend: Optional[str] = None) -> ArrayLike:
+            threads: Optional[int] = None, backend: Optional[str] = None,
+            authenticate_nulls: bool = False) -> ArrayLike:
     """Encrypts every row under its own key and nonce: ciphertext || tag per row.
 
-    ``keys``, ``nonces``: ``pa.binary(size)`` arrays (one row per message) or one bytes value
-    for all rows. ``associated_data``: a binary/string column or None. Returns a
-    ``pa.BinaryArray`` (a ``pa.ChunkedArray`` for chunked input); null rows stay null and are
-    not encrypted. ``tag_length``, ``second_keys``, ``threads``, ``backend``: as in
+    ``keys``: a ``pa.binary(key_size)`` array (one row per message) or one bytes key for all
+    rows. ``nonces``: a ``pa.binary(nonce_size)`` array, one fresh nonce per row (one bytes
+    value is accepted for a single row only; see ``random_nonces``). ``associated_data``: a
+    binary/string column or None. Returns a ``pa.BinaryArray`` (a ``pa.ChunkedArray`` for
+    chunked input); null rows stay null and are not encrypted, unless
+    ``authenticate_nulls=True``, which encrypts them as an authenticated null marker (see the
+    module documentation). ``tag_length``, ``second_keys``, ``threads``, ``backend``: as in
     ``lwc.batch.encrypt``.
     """
     return _aead(False, name, keys, nonces, plaintexts, associated_data, tag_length, second_keys,
-                 threads, backend)
+                 threads, backend, authenticate_nulls)
 
 
 def decrypt(name: str, keys: Any, nonces: Any, ciphertexts: ArrayLike, associated_data: Any = None, *,
             tag_length: Optional[int] = None, second_keys: Any = None,
-            threads: Optional[int] = None, backend: Optional[str] = None) -> Tuple[ArrayLike, ArrayLike]:
+            threads: Optional[int] = None, backend: Optional[str] = None,
+            authenticate_nulls: bool = False) -> Tuple[ArrayLike, ArrayLike]:
     """Verifies and decrypts every row (ciphertext || tag); returns ``(plaintexts, ok)``.
 
-    ``plaintexts`` (``pa.BinaryArray``) is null where the tag did not verify, ``ok``
-    (``pa.BooleanArray``) False there; null input rows are null in both. Chunked input gives
-    chunked results.
+    ``plaintexts`` (``pa.BinaryArray``) is null where the row did not verify, ``ok``
+    (``pa.BooleanArray``, never null) False there; a null ciphertext, key or nonce does not
+    verify. ``authenticate_nulls=True`` (for columns encrypted with it): a row encrypted from
+    null is null in ``plaintexts`` with ``ok`` True. Chunked input gives chunked results.
     """
     return _aead(True, name, keys, nonces, ciphertexts, associated_data, tag_length, second_keys,
-                 threads, backend)
+                 threads, backend, authenticate_nulls)
 
 
 # ---- hashes, XOFs, MACs, PRFs ---------------------------------------------------------------
@@ -367,6 +461,8 @@ def _hash_length(info: dict, length: Optional[int]) -> int:
         return info["output_size"]
     if isinstance(length, bool) or not isinstance(length, int) or length < 0:
         raise ValueError(f"length must be a non-negative int, got {length!r}")
+    if length > _MAX_SIZE:
+        raise OverflowError(f"length={length} is larger than any buffer can be")
     return length
 
 

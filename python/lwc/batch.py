@@ -48,6 +48,7 @@ without the CUDA engine, ``device="cuda"`` raises RuntimeError saying which;
 
 from __future__ import annotations
 
+import sys as _sys
 from array import array
 from itertools import accumulate
 from typing import Any, Literal, NamedTuple, Optional, Tuple
@@ -137,6 +138,17 @@ def _check_bytes_like(item: Any, what: str, i: int) -> None:
         raise TypeError(f"{what}[{i}] must be a bytes-like object, not None")
 
 
+def _check_contiguous(items: Any, what: str) -> None:
+    """Arrays are read in place: a strided or broadcast one (which may claim any shape without
+    the memory behind it) is refused before its shape is used to size anything."""
+    try:
+        contiguous = memoryview(items).c_contiguous
+    except (TypeError, ValueError, BufferError):
+        contiguous = False
+    if not contiguous:
+        raise TypeError(f"{what}: the array is not C-contiguous (numpy.ascontiguousarray copies it)")
+
+
 def _pack(items: Any, what: str) -> Tuple[Any, array, int, Optional[int]]:
     """Back-to-back data, uint64 offsets, count, and the common length of 2-D array input."""
     if isinstance(items, (bytes, bytearray, memoryview, str)):
@@ -144,6 +156,7 @@ def _pack(items: Any, what: str) -> Tuple[Any, array, int, Optional[int]]:
     if _is_array(items):
         if items.ndim != 2 or items.dtype.itemsize != 1:
             raise ValueError(f"{what}: expected an N x L uint8 array, got shape {items.shape} of {items.dtype}")
+        _check_contiguous(items, what)
         n, length = items.shape
         return items, array("Q", range(0, n * length + 1, length) if length else [0] * (n + 1)), n, length
     items = list(items)
@@ -158,6 +171,7 @@ def _pack_fixed(items: Any, n: int, size: int, what: str) -> Any:
     if _is_array(items):
         if items.ndim != 2 or items.shape != (n, size) or items.dtype.itemsize != 1:
             raise ValueError(f"{what}: expected an {n} x {size} uint8 array, got shape {items.shape}")
+        _check_contiguous(items, what)
         return items
     items = list(items)
     if len(items) != n:
@@ -457,8 +471,10 @@ def hash(name: str, messages: Any, *, length: Optional[int] = None, keys: Any = 
         length = info["output_size"]
     elif length is None:
         length = info["output_size"]
-    elif not isinstance(length, int) or length < 0:
+    elif isinstance(length, bool) or not isinstance(length, int) or length < 0:
         raise ValueError(f"length must be a non-negative int, got {length!r}")
+    elif length > _sys.maxsize:
+        raise OverflowError(f"length={length} is larger than any buffer can be")
     if device == "cuda":
         _require_cuda(name, threads, backend)
     if on_gpu:

@@ -22,10 +22,18 @@ something that *fetches* the key, never a closure or object that holds it::
     # back["payload"] is the plaintext, back["payload_ok"] says which rows verified.
 
 Encryption draws a fresh random nonce per row on the worker (``os.urandom``) and stores it in
-``nonce_column`` unless that column already exists (then its values are used: it must then be
-``pd.ArrowDtype(pa.binary(nonce_size))`` and never reuse a nonce under the same key). A
-recomputed partition draws new nonces, which is safe: the nonces and ciphertexts of a
-partition are always produced together. Null rows stay null (see ``lwc.arrow``).
+``nonce_column``, replacing the values of an existing column of that name: encrypting a
+decrypted frame again never reuses its old nonces. Only ``use_existing_nonces=True`` takes the
+nonces from the existing column (it must then be ``pd.ArrowDtype(pa.binary(nonce_size))``,
+and the caller guarantees that no nonce repeats under the same key). A recomputed partition
+draws new nonces, which is safe: the nonces and ciphertexts of a partition are always
+produced together.
+
+Nulls: a null row stays null and is not authenticated (see ``lwc.arrow``): after decryption
+its ``ok`` is False, like any row that did not verify, so ``ok.all()`` is True only when every
+row verified. ``authenticate_nulls=True`` (on both sides) encrypts null rows as an
+authenticated marker; they then decrypt to null with ``ok`` True. A null key id gives a null
+ciphertext, and ``ok`` False when decrypting.
 """
 
 from __future__ import annotations
@@ -76,7 +84,9 @@ def _keys(partition: pd.DataFrame, info: dict, key_lookup: KeyLookup, key_id: An
         return fetch(key_id)
     ids = partition[key_id_column]
     codes, uniques = pd.factorize(ids, use_na_sentinel=True)
-    table = np.zeros((len(uniques), size), dtype=np.uint8)
+    # One spare row of zeros: rows with a null id point at it (and are null in the result),
+    # also when every id of the partition is null.
+    table = np.zeros((max(len(uniques), 1), size), dtype=np.uint8)
     for i, kid in enumerate(uniques):
         table[i] = np.frombuffer(fetch(kid), dtype=np.uint8)
     rows = np.ascontiguousarray(table[np.maximum(codes, 0)])
@@ -96,16 +106,19 @@ def _ad(partition: pd.DataFrame, ad_column: Optional[str]) -> Any:
 
 def _encrypt_partition(partition: pd.DataFrame, column: str, name: str, key_lookup: KeyLookup,
                        key_id: Any, key_id_column: Optional[str], nonce_column: str,
-                       ad_column: Optional[str], out_column: str, threads: Optional[int]) -> pd.DataFrame:
+                       ad_column: Optional[str], out_column: str, threads: Optional[int],
+                       use_existing_nonces: bool = False,
+                       authenticate_nulls: bool = False) -> pd.DataFrame:
     info = _batch._aead_info(name)
     n = len(partition)
-    if nonce_column in partition.columns:
+    if use_existing_nonces:
         nonces = _arrow_of(partition[nonce_column], nonce_column)
     else:
         nonces = _random_nonces(n, info["nonce_size"])
     keys = _keys(partition, info, key_lookup, key_id, key_id_column)
     sealed = _arrow.encrypt(name, keys, nonces, _arrow_of(partition[column], column),
-                            _ad(partition, ad_column), threads=threads)
+                            _ad(partition, ad_column), threads=threads,
+                            authenticate_nulls=authenticate_nulls)
     out = partition.copy(deep=False)
     out[nonce_column] = _series(nonces, partition.index, nonce_column)
     out[out_column] = _series(sealed, partition.index, out_column)
@@ -115,12 +128,12 @@ def _encrypt_partition(partition: pd.DataFrame, column: str, name: str, key_look
 def _decrypt_partition(partition: pd.DataFrame, column: str, name: str, key_lookup: KeyLookup,
                        key_id: Any, key_id_column: Optional[str], nonce_column: str,
                        ad_column: Optional[str], out_column: str, ok_column: str,
-                       threads: Optional[int]) -> pd.DataFrame:
+                       threads: Optional[int], authenticate_nulls: bool = False) -> pd.DataFrame:
     info = _batch._aead_info(name)
     keys = _keys(partition, info, key_lookup, key_id, key_id_column)
     plain, ok = _arrow.decrypt(name, keys, _arrow_of(partition[nonce_column], nonce_column),
                                _arrow_of(partition[column], column), _ad(partition, ad_column),
-                               threads=threads)
+                               threads=threads, authenticate_nulls=authenticate_nulls)
     out = partition.copy(deep=False)
     out[out_column] = _series(plain, partition.index, out_column)
     out[ok_column] = _series(ok, partition.index, ok_column)
@@ -145,11 +158,13 @@ def _meta_with(ddf: Any, columns: dict) -> pd.DataFrame:
 def encrypt_column(ddf: Any, column: str, name: str, *, key_lookup: KeyLookup, key_id: Any = None,
                    key_id_column: Optional[str] = None, nonce_column: str = "nonce",
                    ad_column: Optional[str] = None, out_column: Optional[str] = None,
-                   threads: Optional[int] = None) -> Any:
+                   threads: Optional[int] = None, use_existing_nonces: bool = False,
+                   authenticate_nulls: bool = False) -> Any:
     """Encrypts ``ddf[column]`` partition by partition; returns a new dask DataFrame whose
     ``out_column`` (default: ``column`` itself) holds ciphertext || tag and whose
-    ``nonce_column`` holds the nonces (drawn at random on the workers unless the column
-    exists). The key is ``key_lookup(key_id)`` (or per row ``key_lookup(id)`` for the ids in
+    ``nonce_column`` holds the nonces, drawn at random on the workers (an existing column of
+    that name is replaced, unless ``use_existing_nonces=True`` takes the nonces from it).
+    ``authenticate_nulls``: see the module documentation. The key is ``key_lookup(key_id)`` (or per row ``key_lookup(id)`` for the ids in
     ``key_id_column``), called on the workers. ``threads``: the batch engine's threads per
     partition (default: all cores of the worker's machine; 1 where each worker process has a
     core of its own)."""
@@ -158,17 +173,22 @@ def encrypt_column(ddf: Any, column: str, name: str, *, key_lookup: KeyLookup, k
     out_column = out_column or column
     meta = _meta_with(ddf, {nonce_column: pd.ArrowDtype(pa.binary(info["nonce_size"])),
                             out_column: pd.ArrowDtype(pa.binary())})
+    if use_existing_nonces and nonce_column not in ddf.columns:
+        raise ValueError(f"use_existing_nonces=True: there is no column {nonce_column!r}")
     return ddf.map_partitions(_encrypt_partition, column, name, key_lookup, key_id, key_id_column,
-                              nonce_column, ad_column, out_column, threads, meta=meta)
+                              nonce_column, ad_column, out_column, threads, bool(use_existing_nonces),
+                              bool(authenticate_nulls), meta=meta)
 
 
 def decrypt_column(ddf: Any, column: str, name: str, *, key_lookup: KeyLookup, key_id: Any = None,
                    key_id_column: Optional[str] = None, nonce_column: str = "nonce",
                    ad_column: Optional[str] = None, out_column: Optional[str] = None,
-                   ok_column: Optional[str] = None, threads: Optional[int] = None) -> Any:
+                   ok_column: Optional[str] = None, threads: Optional[int] = None,
+                   authenticate_nulls: bool = False) -> Any:
     """Verifies and decrypts ``ddf[column]``: ``out_column`` (default ``column``) gets the
-    plaintexts (null where the tag did not verify) and ``ok_column`` (default
-    ``out_column + "_ok"``) the verification flags. Keys and ``threads`` as in
+    plaintexts (null where the row did not verify) and ``ok_column`` (default
+    ``out_column + "_ok"``) the verification flags, False for every row that did not verify
+    (null rows included). Keys, ``threads`` and ``authenticate_nulls`` as in
     ``encrypt_column``."""
     _batch._aead_info(name)
     _arrow._check_threads(threads)
@@ -176,7 +196,8 @@ def decrypt_column(ddf: Any, column: str, name: str, *, key_lookup: KeyLookup, k
     ok_column = ok_column or f"{out_column}_ok"
     meta = _meta_with(ddf, {out_column: pd.ArrowDtype(pa.binary()), ok_column: pd.ArrowDtype(pa.bool_())})
     return ddf.map_partitions(_decrypt_partition, column, name, key_lookup, key_id, key_id_column,
-                              nonce_column, ad_column, out_column, ok_column, threads, meta=meta)
+                              nonce_column, ad_column, out_column, ok_column, threads,
+                              bool(authenticate_nulls), meta=meta)
 
 
 def hash_column(ddf: Any, column: str, name: str, length: Optional[int] = None, *,

@@ -29,6 +29,8 @@
 #include <lwc/batch.hpp>
 #include <lwc/registry.hpp>
 
+#include "size_math.hpp"
+
 namespace nb = nanobind;
 using namespace nb::literals;
 
@@ -91,7 +93,7 @@ struct arrow_offsets {
 arrow_offsets checked_offsets(const held_buffer& offsets, bool large, std::size_t n,
                               std::size_t values_size, const char* what) {
   const std::size_t width = large ? 8 : 4;
-  if (offsets.size() != (n + 1) * width)
+  if (offsets.size() != checked_mul(checked_add(n, 1, what), width, what))
     value_error(std::string(what) + ": " + num(n + 1) + " offsets of " + num(width) +
                 " bytes expected, got " + num(offsets.size()) + " bytes");
   const arrow_offsets off{offsets.data(), large};
@@ -125,7 +127,7 @@ struct fixed_rows {
 fixed_rows checked_fixed(const held_buffer& buf, std::size_t n, std::size_t size, const char* what) {
   if (!buf.present()) return {};
   if (buf.size() == size) return {buf.data(), 0, size};  // one value for every row
-  if (buf.size() != n * size)
+  if (buf.size() != checked_mul(n, size, what))
     value_error(std::string(what) + ": " + num(n) + " rows of " + num(size) + " bytes or one value expected, got " +
                 num(buf.size()) + " bytes");
   return {buf.data(), size, size};
@@ -332,7 +334,8 @@ nb::tuple arrow_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
   if (!out_large && total > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
     out_large = true;
   nb::object out_obj = allocate(alloc, static_cast<std::size_t>(total));
-  nb::object off_obj = allocate(alloc, (n + 1) * (out_large ? 8 : 4));
+  const std::size_t out_offsets_size = checked_mul(n + 1, out_large ? 8 : 4, "result offsets");
+  nb::object off_obj = allocate(alloc, out_offsets_size);
   nb::object ok_obj = nb::none();
   std::uint8_t* ok = nullptr;
   if (decrypt) {
@@ -343,7 +346,7 @@ nb::tuple arrow_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
     std::memset(ok, 0, n);
   }
   const held_buffer out(out_obj, "result values", true), out_off(off_obj, "result offsets", true);
-  if (out.size() < total || out_off.size() < (n + 1) * (out_large ? 8 : 4))
+  if (out.size() < total || out_off.size() < out_offsets_size)
     value_error("alloc returned a buffer too small");
   std::uint8_t* const off = out_off.data();
   const auto set_off = [off, out_large](std::size_t i, std::uint64_t v) {

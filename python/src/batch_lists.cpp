@@ -17,6 +17,8 @@
 #include <lwc/batch.hpp>
 #include <lwc/registry.hpp>
 
+#include "size_math.hpp"
+
 namespace nb = nanobind;
 using namespace nb::literals;
 
@@ -126,7 +128,7 @@ class fixed_items {
                  num(size) + " uint8 array, not '" + Py_TYPE(obj.ptr())->tp_name + "'");
     }
     held_ = true;
-    if (static_cast<std::size_t>(table_.len) != n * size)
+    if (static_cast<std::size_t>(table_.len) != checked_mul(n, size, what))
       value_error(std::string(what) + ": expected " + num(n) + " x " + num(size) + " bytes, got " +
                   num(static_cast<std::size_t>(table_.len)));
   }
@@ -162,6 +164,7 @@ class result_list {
     list_ = nb::steal(l);
   }
   lwc::bytes_span add(std::size_t i, std::size_t len) {
+    checked_py_size(len, "output");
     PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(len));
     if (b == nullptr) throw nb::python_error();
     PyList_SET_ITEM(list_.ptr(), static_cast<Py_ssize_t>(i), b);  // the list owns it now
@@ -241,7 +244,7 @@ nb::object batch_aead_lists(bool decrypt, const std::string& name, nb::handle ke
         j.out = out.add(i, in.size());
         j.tag = tag_out->add(i, tag_len);
       } else {
-        const lwc::bytes_span sealed = out.add(i, in.size() + tag_len);
+        const lwc::bytes_span sealed = out.add(i, checked_add(in.size(), tag_len, "ciphertext"));
         j.out = sealed.first(in.size());
         j.tag = sealed.subspan(in.size());
       }

@@ -16,7 +16,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include <lwc/common/overlap.hpp>
 #include <lwc/registry.hpp>
 #if defined(LWC_HAVE_BATCH)
 #include <lwc/batch.hpp>
@@ -32,9 +34,13 @@
 #endif
 
 #include "naming.hpp"
+#include "size_math.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
+using lwc::python::checked_add;
+using lwc::python::checked_mul;
+using lwc::python::checked_py_size;
 
 namespace {
 
@@ -142,14 +148,25 @@ class writable {
   std::size_t size_ = 0;
 };
 
-bool overlap(const void* p, std::size_t n, const void* q, std::size_t m) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(q);
-  return n != 0 && m != 0 && a < b + m && b < a + n;
+// The output buffer of an *_into call may share memory with no input, except `data` starting
+// exactly where the output starts (in-place). Associated data or a nonce inside the output would
+// be overwritten while the algorithm still reads it (ISAP, Elephant and Romulus-T read the
+// associated data after writing ciphertext), which gives ciphertexts that never decrypt.
+void check_no_overlap(const std::string& alg, const std::uint8_t* out, std::size_t out_len,
+                      const readable& nonce, const readable& data, const readable& ad) {
+  if (lwc::ranges_overlap(out, out_len, nonce.data(), nonce.size()))
+    value_error(alg + ": buf overlaps the nonce");
+  if (lwc::ranges_overlap(out, out_len, ad.data(), ad.size()))
+    value_error(alg + ": buf overlaps associated_data");
+  if (lwc::bad_in_place(out, out_len, data.data(), data.size()))
+    value_error(alg + ": buf partially overlaps data (only exact in-place use, buf starting where "
+                      "data starts, is allowed)");
 }
 
 // A fresh bytes object of n bytes to be filled in place. n == 0 returns the shared empty
 // bytes object, which is fine because nothing is then written to it.
 nb::object new_bytes(std::size_t n, std::uint8_t*& out) {
+  checked_py_size(n, "output");
   PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
   if (b == nullptr) throw nb::python_error();
   out = reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(b));
@@ -158,7 +175,7 @@ nb::object new_bytes(std::size_t n, std::uint8_t*& out) {
 
 nb::object hex_of(const std::uint8_t* p, std::size_t n) {
   static constexpr char digits[] = "0123456789abcdef";
-  PyObject* s = PyUnicode_New(static_cast<Py_ssize_t>(2 * n), 127);
+  PyObject* s = PyUnicode_New(static_cast<Py_ssize_t>(checked_py_size(checked_mul(n, 2, "hex output"), "hex output")), 127);
   if (s == nullptr) throw nb::python_error();
   auto* d = static_cast<Py_UCS1*>(PyUnicode_1BYTE_DATA(s));
   for (std::size_t i = 0; i < n; ++i) {
@@ -270,7 +287,7 @@ nb::object aead_encrypt(const aead_object& s, nb::handle nonce, nb::handle data,
   readable n(nonce, "nonce"), d(data, "data"), a(ad, "associated_data", true);
   s.check_nonce(n);
   std::uint8_t* o = nullptr;
-  nb::object out = new_bytes(d.size() + s.tag_len, o);
+  nb::object out = new_bytes(checked_add(d.size(), s.tag_len, "ciphertext"), o);
   maybe_without_gil(d.size() + a.size(), [&] {
     s.alg->encrypt(s.key, s.second(), n.data(), a.data(), a.size(), d.data(), d.size(), o,
                    o + d.size(), s.tag_len);
@@ -301,13 +318,11 @@ std::size_t aead_encrypt_into(const aead_object& s, nb::handle nonce, nb::handle
   readable n(nonce, "nonce"), d(data, "data"), a(ad, "associated_data", true);
   writable b(buf, "buf");
   s.check_nonce(n);
-  const std::size_t total = d.size() + s.tag_len;
+  const std::size_t total = checked_add(d.size(), s.tag_len, "ciphertext");
   if (b.size() != total)
     value_error(str(s.alg->name) + ": buf must be " + num(total) +
                 " bytes (len(data) + tag_size), got " + num(b.size()));
-  // Encryption may run in place (buf starting where data starts), not on shifted overlaps.
-  if (overlap(b.data(), b.size(), d.data(), d.size()) && b.data() != d.data())
-    value_error(str(s.alg->name) + ": buf partially overlaps data");
+  check_no_overlap(str(s.alg->name), b.data(), b.size(), n, d, a);
   maybe_without_gil(d.size() + a.size(), [&] {
     s.alg->encrypt(s.key, s.second(), n.data(), a.data(), a.size(), d.data(), d.size(), b.data(),
                    b.data() + d.size(), s.tag_len);
@@ -328,13 +343,21 @@ std::size_t aead_decrypt_into(const aead_object& s, nb::handle nonce, nb::handle
   if (b.size() != len)
     value_error(str(s.alg->name) + ": buf must be " + num(len) +
                 " bytes (len(data) - tag_size), got " + num(b.size()));
-  if (overlap(b.data(), b.size(), d.data(), d.size()) && b.data() != d.data())
-    value_error(str(s.alg->name) + ": buf partially overlaps data");
+  check_no_overlap(str(s.alg->name), b.data(), b.size(), n, d, a);
+  // The plaintext is produced in private memory and copied into buf only once the tag has
+  // verified, with the GIL held: another thread reading buf while the GIL is released during
+  // decryption never sees unverified plaintext.
+  std::vector<std::uint8_t> plain(len);
   const bool ok = maybe_without_gil(d.size() + a.size(), [&] {
     return s.alg->decrypt(s.key, s.second(), n.data(), a.data(), a.size(), d.data(), len,
-                          d.data() + len, s.tag_len, b.data());
+                          d.data() + len, s.tag_len, plain.data());
   });
-  if (!ok) raise_invalid_tag("authentication failed");
+  if (!ok) {
+    lwc::secure_wipe(b.data(), b.size());
+    raise_invalid_tag("authentication failed");
+  }
+  if (len != 0) std::memcpy(b.data(), plain.data(), len);
+  lwc::secure_wipe(plain.data(), plain.size());
   return len;
 }
 
@@ -477,14 +500,38 @@ nb::object hash_read(hash_object& s, nb::handle length) {
   return out;
 }
 
-void hash_verify(hash_object& s, nb::handle tag) {
+// The tag length a verifier expects: the algorithm's full tag unless the caller names a shorter
+// (or, for a PRF, longer) one with tag_length=. Never taken from the tag being checked: a
+// forger could otherwise send a 4-byte prefix and win with probability 2^-32.
+std::size_t verify_tag_length(const lwc::algorithm& a, nb::handle tag_length) {
+  if (tag_length.is_none()) return a.output_size;
+  const std::size_t max = a.max_output_size ? a.max_output_size : 64;
+  if (PyBool_Check(tag_length.ptr()) || !PyLong_Check(tag_length.ptr()))
+    type_error(str(a.name) + ": tag_length must be an int, not '" +
+               Py_TYPE(tag_length.ptr())->tp_name + "'");
+  int overflow = 0;
+  const long long t = PyLong_AsLongLongAndOverflow(tag_length.ptr(), &overflow);
+  if (overflow != 0 || t < static_cast<long long>(a.min_tag_size) || t > static_cast<long long>(max))
+    value_error(str(a.name) + ": tag_length must be " + num(a.min_tag_size) + " to " + num(max) +
+                " bytes, got " + (overflow ? std::string("a huge value") : std::to_string(t)));
+  return static_cast<std::size_t>(t);
+}
+
+// A tag of another length than the configured one fails like a wrong tag.
+bool tag_matches(lwc::hasher& h, const readable& tag, std::size_t expected_len) {
+  if (tag.size() != expected_len) return false;
+  return h.verify_truncated(tag.view());  // its length is the configured one, checked above
+}
+
+void hash_verify(hash_object& s, nb::handle tag, nb::handle tag_length) {
+  const std::size_t expected = verify_tag_length(*s.alg, tag_length);
   readable t(tag, "tag");
   std::optional<lwc::hasher> h;
   {
     object_lock g(s.mu);
     h.emplace(s.absorbing);
   }
-  if (!h->verify(t.view())) raise_invalid_tag("MAC tag does not match");
+  if (!tag_matches(*h, t, expected)) raise_invalid_tag("MAC tag does not match");
 }
 
 template <class T>
@@ -525,7 +572,7 @@ struct oneshot_params {
 };
 
 oneshot_params params_of(const lwc::algorithm& a, oneshot_op op) {
-  if (op == oneshot_op::verify) return {{"key", "data", "tag"}, 3, 3, 3, 3};
+  if (op == oneshot_op::verify) return {{"key", "data", "tag", "tag_length"}, 4, 3, 3, 3};
   switch (a.kind) {
     case lwc::algorithm_kind::hash: return {{"data"}, 1, 1, 1, 1};
     case lwc::algorithm_kind::xof: return {{"data", "length"}, 2, 1, 2, 1};
@@ -590,12 +637,13 @@ PyObject* oneshot(PyObject* self, PyObject* const* args, Py_ssize_t nargsf, PyOb
                     num(a.max_customization_size) + " bytes, got " + num(custom->size()));
     }
     if constexpr (Op == oneshot_op::verify) {
+      const std::size_t expected = verify_tag_length(a, in[3] != nullptr ? in[3] : Py_None);
       const readable tag(in[2], "tag");
       lwc::hasher h(a, key->view());
       maybe_without_gil(data.size(), [&] { h.update(data.view()); });
       bool ok = false;
       try {
-        ok = h.verify(tag.view());
+        ok = tag_matches(h, tag, expected);
       } catch (const std::invalid_argument& e) {
         value_error(e.what());
       }
@@ -643,7 +691,9 @@ std::string oneshot_doc(const lwc::algorithm& a, oneshot_op op) {
   sig += ")\n--\n\n";
   if (op == oneshot_op::verify)
     return sig + "Compares `tag` with the tag of `data` under `key` in constant time, as " + cls +
-           "(key, data).verify(tag) does; raises lwc.InvalidTag when they differ.";
+           "(key, data).verify(tag) does; raises lwc.InvalidTag when they differ.\n\n"
+           "The tag must be the full " + num(a.output_size) + " bytes; a tag of any other length "
+           "fails. A truncated tag is accepted only when its length is named: tag_length=n.";
   switch (a.kind) {
     case lwc::algorithm_kind::hash:
       return sig + "The " + num(a.output_size) + "-byte digest of `data`: " + cls + "(data).digest() in one call.";
@@ -778,6 +828,7 @@ nb::dict describe(const lwc::algorithm& a) {
   d["kind"] = nb::str(kind.data(), kind.size());
   d["family"] = nb::str(a.family.data(), a.family.size());
   d["standard"] = nb::str(a.standard.data(), a.standard.size());
+  d["legacy"] = a.legacy;
   d["key_size"] = a.key_size;
   d["second_key_size"] = a.second_key_size;
   d["nonce_size"] = a.nonce_size;
@@ -857,20 +908,24 @@ nb::tuple batch_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
     if (n_ad != n) value_error("associated_data: " + num(n_ad) + " entries for " + num(n) + " messages");
     check_offsets(ad_off, ad.size(), "associated_data");
   }
-  if (keys.size() != n * a->key_size)
+  if (keys.size() != checked_mul(n, a->key_size, "keys"))
     value_error("keys: expected " + num(n) + " keys of " + num(a->key_size) + " bytes");
-  if (nonces.size() != n * a->nonce_size)
+  if (nonces.size() != checked_mul(n, a->nonce_size, "nonces"))
     value_error("nonces: expected " + num(n) + " nonces of " + num(a->nonce_size) + " bytes");
-  if (second.size() != 0 && second.size() != n * a->second_key_size)
+  if (second.size() != 0 && second.size() != checked_mul(n, a->second_key_size, "second_keys"))
     value_error("second_keys: expected " + num(n) + " keys of " + num(a->second_key_size) + " bytes");
+  if (tag_len < a->min_tag_size || tag_len > a->tag_size)
+    value_error(name + ": tag length " + num(tag_len) + " outside " + num(a->min_tag_size) + ".." +
+                num(a->tag_size));
   std::size_t total = static_cast<std::size_t>(off.back() - off.front());
+  const std::size_t all_tags = checked_mul(n, tag_len, "tags");
   if (decrypt) {
     for (std::size_t i = 0; i < n; ++i)
       if (off[i + 1] - off[i] < tag_len)
         value_error("ciphertext " + num(i) + " is shorter than the " + num(tag_len) + "-byte tag");
-    total -= n * tag_len;
+    total -= all_tags;  // cannot wrap: every job holds at least its tag
   } else {
-    total += n * tag_len;
+    total = checked_add(total, all_tags, "ciphertexts");
   }
   std::uint8_t* out = nullptr;
   nb::object out_obj = new_bytes(total, out);
@@ -946,13 +1001,14 @@ nb::object batch_hash(const std::string& name, nb::handle data_obj, nb::handle o
   const auto off = offsets_of(offsets, n, "message");
   check_offsets(off, data.size(), "message");
   const hash_extras extras(keys_obj, custom_obj, custom_offsets_obj, n);
+  const std::size_t out_size = checked_mul(n, out_len, "digests");
   std::uint8_t* out = nullptr;
-  nb::object out_obj = new_bytes(n * out_len, out);
+  nb::object out_obj = new_bytes(out_size, out);
   std::string backend_name;
   const lwc::batch::options opt = batch_options(threads, backend, backend_name);
   try {
     nb::gil_scoped_release unlocked;
-    lwc::batch::hash_packed(name, extras.inputs({data.view(), off}), {out, n * out_len}, out_len, opt);
+    lwc::batch::hash_packed(name, extras.inputs({data.view(), off}), {out, out_size}, out_len, opt);
   } catch (const std::invalid_argument& e) {
     value_error(e.what());
   }
@@ -1049,12 +1105,13 @@ nb::tuple cuda_aead(bool decrypt, const std::string& name, nb::handle keys_obj, 
   std::uint8_t* out = nullptr;
   nb::object out_obj = new_bytes(out_size, out);
   std::uint8_t* extra = nullptr;  // the tags (encrypt) or the ok bytes (decrypt)
-  nb::object extra_obj = new_bytes(decrypt ? n : n * tag_len, extra);
+  const std::size_t all_tags = checked_mul(n, tag_len, "tags");
+  nb::object extra_obj = new_bytes(decrypt ? n : all_tags, extra);
   run_cuda([&] {
     if (decrypt)
       (void)lwc::cuda::decrypt_packed(name, in, tags_in.view(), {out, out_size}, {extra, n}, tag_len);
     else
-      lwc::cuda::encrypt_packed(name, in, {out, out_size}, {extra, n * tag_len}, tag_len);
+      lwc::cuda::encrypt_packed(name, in, {out, out_size}, {extra, all_tags}, tag_len);
   });
   return nb::make_tuple(out_obj, extra_obj);
 }
@@ -1068,10 +1125,11 @@ nb::object cuda_hash(const std::string& name, nb::handle data_obj, nb::handle of
   const auto off = offsets_of(offsets, n, "message");
   check_offsets(off, data.size(), "message");
   const hash_extras extras(keys_obj, custom_obj, custom_offsets_obj, n);
+  const std::size_t out_size = checked_mul(n, out_len, "digests");
   std::uint8_t* out = nullptr;
-  nb::object out_obj = new_bytes(n * out_len, out);
+  nb::object out_obj = new_bytes(out_size, out);
   run_cuda([&] {
-    lwc::cuda::hash_packed(name, extras.inputs({data.view(), off}), {out, n * out_len}, out_len);
+    lwc::cuda::hash_packed(name, extras.inputs({data.view(), off}), {out, out_size}, out_len);
   });
   return out_obj;
 }
@@ -1307,11 +1365,14 @@ NB_MODULE(_lwc, m) {
            },
            "key"_a.none(), "data"_a.none() = nb::bytes(""),
            nb::sig("def __init__(self, key: Buffer, data: Buffer = b'') -> None"))
-      .def("verify", [](mac_hash& s, nb::handle tag) { hash_verify(s, tag); }, "tag"_a.none(),
-           nb::sig("def verify(self, tag: Buffer) -> None"),
-           "Compares `tag` (4 bytes up to the full tag, a truncated tag compares with the "
-           "prefix) with the tag of the data so far in constant time; raises lwc.InvalidTag "
-           "when they differ.")
+      .def("verify", [](mac_hash& s, nb::handle tag, nb::handle n) { hash_verify(s, tag, n); },
+           "tag"_a.none(), nb::kw_only(), "tag_length"_a.none() = nb::none(),
+           nb::sig("def verify(self, tag: Buffer, *, tag_length: int | None = None) -> None"),
+           "Compares `tag` with the tag of the data so far in constant time; raises "
+           "lwc.InvalidTag when they differ.\n\n"
+           "The tag must be the full tag (digest_size bytes); a tag of any other length fails. "
+           "A truncated tag (4 bytes up to the full tag, compared with the prefix) is accepted "
+           "only when its length is named: verify(tag, tag_length=8).")
       .def("tag", [](mac_hash& s) { return s.output(s.alg->output_size, false); },
            nb::sig("def tag(self) -> bytes"), "The tag of the data so far (same as digest()).")
       .def("copy", &hash_copy<mac_hash>, nb::sig("def copy(self) -> Self"),
@@ -1326,10 +1387,14 @@ NB_MODULE(_lwc, m) {
            },
            "key"_a.none(), "data"_a.none() = nb::bytes(""),
            nb::sig("def __init__(self, key: Buffer, data: Buffer = b'') -> None"))
-      .def("verify", [](prf_hash& s, nb::handle tag) { hash_verify(s, tag); }, "tag"_a.none(),
-           nb::sig("def verify(self, tag: Buffer) -> None"),
-           "Compares `tag` (4 to 64 bytes) with the first len(tag) output bytes in constant "
-           "time; raises lwc.InvalidTag when they differ.")
+      .def("verify", [](prf_hash& s, nb::handle tag, nb::handle n) { hash_verify(s, tag, n); },
+           "tag"_a.none(), nb::kw_only(), "tag_length"_a.none() = nb::none(),
+           nb::sig("def verify(self, tag: Buffer, *, tag_length: int | None = None) -> None"),
+           "Compares `tag` with the first output bytes in constant time; raises lwc.InvalidTag "
+           "when they differ.\n\n"
+           "The tag must be the default tag length (16 bytes); a tag of any other length fails. "
+           "Another length (4 to 64 bytes) is accepted only when it is named: "
+           "verify(tag, tag_length=32).")
       .def("tag",
            [](prf_hash& s, nb::handle n) {
              return s.output(n.is_none() ? s.alg->output_size : non_negative(n, "length"), false);

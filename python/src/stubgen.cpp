@@ -43,11 +43,11 @@ std::string oneshot_stubs(const lwc::algorithm& a) {
              "customization: Optional[ReadableBuffer] = None) -> bytes: ...\n";
     case lwc::algorithm_kind::mac:
       return "def " + f + "_digest(key: ReadableBuffer, data: ReadableBuffer, /) -> bytes: ...\n" +
-             "def " + f + "_verify(key: ReadableBuffer, data: ReadableBuffer, tag: ReadableBuffer, /) -> None: ...\n";
+             "def " + f + "_verify(key: ReadableBuffer, data: ReadableBuffer, tag: ReadableBuffer, /, *, tag_length: Optional[int] = None) -> None: ...\n";
     default:
       return "def " + f + "_digest(key: ReadableBuffer, data: ReadableBuffer, /, "
              "length: Optional[int] = None) -> bytes: ...\n" +
-             "def " + f + "_verify(key: ReadableBuffer, data: ReadableBuffer, tag: ReadableBuffer, /) -> None: ...\n";
+             "def " + f + "_verify(key: ReadableBuffer, data: ReadableBuffer, tag: ReadableBuffer, /, *, tag_length: Optional[int] = None) -> None: ...\n";
   }
 }
 

@@ -66,7 +66,7 @@ def test_encrypt_decrypt_match_single_message_classes(name, large):
     want = [None if m is None or k is None else m for m, k in zip(msgs, keys)]
     assert plain.to_pylist() == want
     assert ok.type == pa.bool_()
-    assert ok.to_pylist() == [None if w is None else True for w in want]
+    assert ok.to_pylist() == [w is not None for w in want]  # a null row did not verify
 
 
 @pytest.mark.parametrize("name", ALL_AEADS)
@@ -83,19 +83,21 @@ def test_every_batch_aead(name):
     assert plain.to_pylist() == msgs
 
 
-def test_broadcast_key_and_nonce_and_string_columns():
-    key, nonce = bytes(range(16)), bytes(16)
+def test_broadcast_key_and_string_columns():
+    key = bytes(range(16))
     texts = ["héllo", None, "", "world" * 100]
+    nonces = [bytes([i]) * 16 for i in range(4)]
+    nonce_col = pa.array(nonces, pa.binary(16))
     col = pa.array(texts, pa.string())
-    sealed = lwc.arrow.encrypt("ascon-aead128", key, nonce, col, pa.array(["a", "b", None, "d"]))
+    sealed = lwc.arrow.encrypt("ascon-aead128", key, nonce_col, col, pa.array(["a", "b", None, "d"]))
     aead = lwc.AsconAEAD128(key)
     ads = [b"a", b"b", None, b"d"]
-    assert sealed.to_pylist() == [None if t is None else aead.encrypt(nonce, t.encode(), ads[i])
+    assert sealed.to_pylist() == [None if t is None else aead.encrypt(nonces[i], t.encode(), ads[i])
                                   for i, t in enumerate(texts)]
-    plain, ok = lwc.arrow.decrypt("ascon-aead128", key, nonce, sealed, pa.array(ads, pa.binary()))
+    plain, ok = lwc.arrow.decrypt("ascon-aead128", key, nonce_col, sealed, pa.array(ads, pa.binary()))
     assert plain.to_pylist() == [None if t is None else t.encode() for t in texts]
-    # A null associated-data entry is the same as none at all.
-    assert ok.to_pylist() == [True, None, True, True]
+    # A null associated-data entry is the same as none at all; a null row did not verify.
+    assert ok.to_pylist() == [True, False, True, True]
 
 
 def test_sliced_arrays():
@@ -136,7 +138,7 @@ def test_chunked_arrays():
     plain, ok = lwc.arrow.decrypt("ascon-aead128", key_col, nonce_col, sealed)
     assert isinstance(plain, pa.ChunkedArray) and isinstance(ok, pa.ChunkedArray)
     assert plain.to_pylist() == msgs
-    assert ok.to_pylist() == [None if m is None else True for m in msgs]
+    assert ok.to_pylist() == [m is not None for m in msgs]
     digests = lwc.arrow.hash("ascon-xof128", col, 48)
     assert isinstance(digests, pa.ChunkedArray) and digests.type == pa.binary(48)
     assert digests.to_pylist() == [None if m is None else lwc.ascon_xof128_digest(m, 48) for m in msgs]
@@ -170,10 +172,11 @@ def test_all_rows_rejected_or_null():
     key_col = pa.array([bytes(16)] * 3, pa.binary(16))
     plain, ok = lwc.arrow.decrypt("ascon-aead128", key_col, key_col, pa.array([b"x" * 20, None, b""]))
     assert plain.to_pylist() == [None, None, None]
-    assert ok.to_pylist() == [False, None, False]
+    assert ok.to_pylist() == [False, False, False]
     empty = lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), pa.array([], pa.binary()))
     assert len(empty) == 0 and empty.type == pa.binary()
-    nulls = lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), pa.array([None, None], pa.binary()))
+    nulls = lwc.arrow.encrypt("ascon-aead128", bytes(16), lwc.arrow.random_nonces("ascon-aead128", 2),
+                              pa.array([None, None], pa.binary()))
     assert nulls.to_pylist() == [None, None]
 
 
@@ -244,7 +247,7 @@ def test_results_are_built_on_the_engine_buffer():
     """No copy out when nothing is null or rejected: the result's values buffer is the one the
     engine filled (one allocation of exactly the output size)."""
     msgs = pa.array([b"x" * 100] * 50)
-    sealed = lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), msgs)
+    sealed = lwc.arrow.encrypt("ascon-aead128", bytes(16), lwc.arrow.random_nonces("ascon-aead128", 50), msgs)
     assert sealed.buffers()[2].size == 50 * 116
     assert sealed.buffers()[0] is None
 
@@ -279,10 +282,12 @@ def test_null_rows_that_hold_bytes_are_skipped():
     validity = pa.py_buffer(np.packbits(np.array([1, 0, 1], dtype=bool), bitorder="little"))
     col = pa.Array.from_buffers(pa.binary(), 3, [validity, offsets, data])
     ads = pa.array([b"x", b"yy", b"z"])
-    key, nonce = bytes(16), bytes(16)
+    key, nonces = bytes(16), [bytes([i]) * 16 for i in range(3)]
+    nonce = pa.array(nonces, pa.binary(16))
     sealed = lwc.arrow.encrypt("ascon-aead128", key, nonce, col, ads)
     aead = lwc.AsconAEAD128(key)
-    assert sealed.to_pylist() == [aead.encrypt(nonce, b"aaa", b"x"), None, aead.encrypt(nonce, b"ccc", b"z")]
+    assert sealed.to_pylist() == [aead.encrypt(nonces[0], b"aaa", b"x"), None,
+                                  aead.encrypt(nonces[2], b"ccc", b"z")]
     assert lwc.arrow.hash("ascon-hash256", col).to_pylist() == [
         lwc.ascon_hash256_digest(b"aaa"), None, lwc.ascon_hash256_digest(b"ccc")]
     # A null key or nonce makes the row null too.
@@ -340,7 +345,7 @@ def test_rows_across_chunks_and_threads():
                                       threads=threads)
         plain.validate(full=True)
         rejected = bad | short
-        assert ok.to_pylist() == [None if want[i] is None else i not in rejected for i in range(n)]
+        assert ok.to_pylist() == [want[i] is not None and i not in rejected for i in range(n)]
         expect = [None if (want[i] is None or i in rejected) else msgs[i] for i in range(n)]
         assert plain.to_pylist() == expect
         assert plain.buffers()[2].to_pybytes() == b"".join(m for m in expect if m is not None)
@@ -352,12 +357,13 @@ def test_null_associated_data_entries_are_empty():
     ad_offsets = pa.py_buffer(np.array([0, 2, 4, 6], dtype=np.int32))
     ad_validity = pa.py_buffer(np.packbits(np.array([1, 0, 1], dtype=bool), bitorder="little"))
     ads = pa.Array.from_buffers(pa.binary(), 3, [ad_validity, ad_offsets, ad_data])
-    key, nonce = bytes(16), bytes(16)
+    key, nonces = bytes(16), [bytes([i]) * 16 for i in range(3)]
+    nonce = pa.array(nonces, pa.binary(16))
     msgs = pa.array([b"a", b"b", b"c"])
     aead = lwc.AsconAEAD128(key)
     sealed = lwc.arrow.encrypt("ascon-aead128", key, nonce, msgs, ads)
-    assert sealed.to_pylist() == [aead.encrypt(nonce, b"a", b"xx"), aead.encrypt(nonce, b"b", None),
-                                  aead.encrypt(nonce, b"c", b"zz")]
+    assert sealed.to_pylist() == [aead.encrypt(nonces[0], b"a", b"xx"), aead.encrypt(nonces[1], b"b", None),
+                                  aead.encrypt(nonces[2], b"c", b"zz")]
     plain, ok = lwc.arrow.decrypt("ascon-aead128", key, nonce, sealed, ads)
     assert plain.to_pylist() == [b"a", b"b", b"c"] and ok.to_pylist() == [True] * 3
 
@@ -367,7 +373,7 @@ def test_malformed_offsets_raise():
     col = pa.Array.from_buffers(pa.binary(), 3, [None, pa.py_buffer(np.array([0, 5, 3, 9], dtype=np.int32)),
                                                  pa.py_buffer(b"x" * 9)])
     with pytest.raises(ValueError, match="offsets must not decrease"):
-        lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), col)
+        lwc.arrow.encrypt("ascon-aead128", bytes(16), lwc.arrow.random_nonces("ascon-aead128", 3), col)
     with pytest.raises(ValueError, match="offsets must not decrease"):
         lwc.arrow.decrypt("ascon-aead128", bytes(16), bytes(16), col)
 

@@ -115,7 +115,7 @@ def test_mac_verify(info, msg, key, data):
     tag = m.tag()
     assert tag == out(m, info.output_size) and len(tag) == info.output_size
     m.verify(tag)
-    m.verify(memoryview(tag)[:4])  # truncated tags compare with the prefix
+    m.verify(memoryview(tag)[:4], tag_length=4)  # a named truncation compares with the prefix
     bit = data.draw(st.integers(0, 8 * len(tag) - 1))
     forged = bytearray(tag)
     forged[bit // 8] ^= 1 << (bit % 8)
@@ -124,11 +124,16 @@ def test_mac_verify(info, msg, key, data):
     with pytest.raises(lwc.InvalidTag):
         make(info, msg + b"\0" if info.max_input_size is None or len(msg) < 16 else msg[:-1],
              key=key).verify(tag)
-    for n in (0, 3):
-        with pytest.raises(ValueError):
+    # The tag length is the configured one, never the given tag's: other lengths fail.
+    for n in (0, 3, 4, len(tag) - 1):
+        with pytest.raises(lwc.InvalidTag):
             m.verify(tag[:n])
+    with pytest.raises(lwc.InvalidTag):
+        m.verify(tag + b"\0")
     with pytest.raises(ValueError):
-        m.verify(bytes((info.max_output_size or 64) + 1))
+        m.verify(tag[:3], tag_length=3)
+    with pytest.raises(ValueError):
+        m.verify(bytes((info.max_output_size or 64) + 1), tag_length=(info.max_output_size or 64) + 1)
     with pytest.raises(TypeError):
         m.verify(tag.hex())
     m.verify(tag)  # verify() did not change the object
@@ -138,7 +143,9 @@ def test_prf_output_lengths():
     key = bytes(16)
     p = lwc.ascon_prf(key, b"m")
     assert p.tag() == p.digest(16) and p.tag(40) == p.digest(40)
-    p.verify(p.digest(64))
+    p.verify(p.digest(64), tag_length=64)
+    with pytest.raises(lwc.InvalidTag):
+        p.verify(p.digest(64))
     assert lwc.ascon_mac(key, b"m").digest() == lwc.ascon_mac(key, b"m").tag()
 
 
@@ -299,14 +306,18 @@ def test_one_shot_verify(info):
     key, data = bytes(range(info.key_size)), b"message"[: info.max_input_size or None]
     tag = f(key, data)
     assert verify(key, data, tag) is None
-    verify(key, data, bytearray(tag[:8]))  # a truncated tag compares with the prefix
+    verify(key, data, bytearray(tag[:8]), tag_length=8)  # a named truncation compares with the prefix
+    with pytest.raises(lwc.InvalidTag):
+        verify(key, data, bytearray(tag[:8]))
     forged = bytes([tag[0] ^ 1]) + tag[1:]
     with pytest.raises(lwc.InvalidTag):
         verify(key, data, forged)
     with pytest.raises(lwc.InvalidTag):
         verify(bytes([key[0] ^ 1]) + key[1:], data, tag)
-    with pytest.raises(ValueError, match="tag must be"):
+    with pytest.raises(lwc.InvalidTag):
         verify(key, data, tag[:3])
+    with pytest.raises(ValueError, match="tag_length must be"):
+        verify(key, data, tag[:3], tag_length=3)
 
 
 def test_one_shot_bad_input():
@@ -343,7 +354,7 @@ def test_one_shot_signatures_and_large_inputs():
 
     assert str(inspect.signature(lwc.ascon_hash256_digest)) == "(data, /)"
     assert str(inspect.signature(lwc.ascon_cxof128_digest)) == "(data, /, length=None, *, customization=None)"
-    assert str(inspect.signature(lwc.ascon_prf_verify)) == "(key, data, tag, /)"
+    assert str(inspect.signature(lwc.ascon_prf_verify)) == "(key, data, tag, /, *, tag_length=None)"
     big = np.arange(3 * lwc._lwc.GIL_RELEASE_THRESHOLD, dtype=np.uint16).astype(np.uint8)
     assert lwc.ascon_hash256_digest(big) == lwc.ascon_hash256(big).digest()
     assert lwc.ascon_xof128_digest(b"x", 100000) == lwc.ascon_xof128(b"x").digest(100000)

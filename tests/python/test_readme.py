@@ -58,5 +58,5 @@ def test_readme_arrow_example_runs():
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(blocks[0], "README.md", "exec"), {"__name__": "__readme__"})
-    assert out.getvalue().strip() == "[b'first row', None, b'third row'] [True, None, True]"
+    assert out.getvalue().strip() == "[b'first row', None, b'third row'] [True, False, True]"
 

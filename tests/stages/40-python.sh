@@ -34,3 +34,21 @@ rm -rf "$venv"
 CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-$(nproc)} "$venv/bin/python" -m pip install --quiet \
   -C cmake.define.CMAKE_CUDA_ARCHITECTURES=80-virtual -C "cmake.define.CMAKE_CUDA_FLAGS=-Xcicc -O1" ".[test]"
 "$venv/bin/python" -m pytest tests/python -p no:cacheprovider -q
+
+# The Python API fuzzer (fuzz/python/fuzz_api.py, atheris): a short smoke run, about 45 s
+# (LWC_PY_FUZZ_SECONDS); docs/TESTING.md gives the long run. atheris ships wheels for the
+# usual CPythons on x86-64 Linux; elsewhere pip builds it with clang.
+if "$venv/bin/python" -m pip install --quiet atheris; then
+  fuzz_dir=$(mktemp -d)
+  if ! "$venv/bin/python" fuzz/python/fuzz_api.py -max_total_time="${LWC_PY_FUZZ_SECONDS:-45}" \
+      -rss_limit_mb=4096 -print_final_stats=1 "$fuzz_dir" >"$fuzz_dir.log" 2>&1; then
+    tail -n 80 "$fuzz_dir.log"
+    echo "fuzz/python/fuzz_api.py found a crash or an unexpected exception (above)"
+    rm -rf "$fuzz_dir" "$fuzz_dir.log"
+    exit 1
+  fi
+  tail -n 12 "$fuzz_dir.log"
+  rm -rf "$fuzz_dir" "$fuzz_dir.log"
+else
+  echo "WARNING: atheris could not be installed; the Python API fuzz smoke run is skipped" >&2
+fi
