@@ -91,11 +91,13 @@ static class Generate
             sb.Append("        public static byte[] Mac(byte[] key, byte[] data) { return Hash.Mac(Name, key, data); }\n\n");
             sb.Append("        public static byte[] Mac(byte[] key, byte[] data, int outputLength)\n")
               .Append("        { return Hash.Mac(Name, key, data, outputLength); }\n\n");
-            sb.Append("        public static bool Verify(byte[] key, byte[] data, byte[] tag) { return Hash.VerifyMac(Name, key, data, tag); }\n\n");
+            sb.Append("        /// <summary>True when tag is the full tag (OutputSize bytes) of data under key; any other length is false.</summary>\n")
+              .Append("        public static bool Verify(byte[] key, byte[] data, byte[] tag) { return Hash.VerifyMac(Name, key, data, tag); }\n\n");
             sb.Append("        /// <summary>Fills destination (destination.Length bytes of output).</summary>\n")
               .Append("        public static void Mac(ReadOnlySpan<byte> key, ReadOnlySpan<byte> data, Span<byte> destination)\n")
               .Append("        { Hash.Mac(Name, key, data, destination); }\n\n");
-            sb.Append("        public static bool Verify(ReadOnlySpan<byte> key, ReadOnlySpan<byte> data, ReadOnlySpan<byte> tag)\n")
+            sb.Append("        /// <summary>As Verify(byte[], byte[], byte[]): the full tag only (truncated tags: Hash.VerifyMacTruncated).</summary>\n")
+              .Append("        public static bool Verify(ReadOnlySpan<byte> key, ReadOnlySpan<byte> data, ReadOnlySpan<byte> tag)\n")
               .Append("        { return Hash.VerifyMac(Name, key, data, tag); }\n\n");
             sb.Append("        public static IncrementalHasher Create(byte[] key) { return Hash.CreateMac(Name, key); }\n");
         }

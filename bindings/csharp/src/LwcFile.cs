@@ -202,6 +202,14 @@ namespace Lwc
             }
         }
 
+        // The same path spelled the same way is refused here; liblwc also refuses the input under
+        // any other name (a symlink, a hard link), comparing the files themselves.
+        static void CheckDistinct(string inputPath, string outputPath)
+        {
+            if (Path.GetFullPath(inputPath) == Path.GetFullPath(outputPath))
+                throw new ArgumentException("the output is the input file; write to another file", "outputPath");
+        }
+
         /// <summary>Encrypts a file as `lwc encrypt -o` does: the output is written to a temporary
         /// file in the same folder, synced and renamed, so an existing outputPath is replaced only
         /// by a complete file (and only with overwrite) and is left as it was on any failure.
@@ -212,6 +220,7 @@ namespace Lwc
         {
             byte[] inPath = Native.PathBytes(inputPath, "inputPath");
             byte[] outPath = Native.PathBytes(outputPath, "outputPath");
+            CheckDistinct(inputPath, outputPath);
             CheckKey(key);
             var info = Registry.Require(algorithm, "algorithm", AlgorithmKind.Aead);
             if (threads < 0) throw new ArgumentOutOfRangeException("threads");
@@ -230,6 +239,7 @@ namespace Lwc
         {
             byte[] inPath = Native.PathBytes(inputPath, "inputPath");
             byte[] outPath = Native.PathBytes(outputPath, "outputPath");
+            CheckDistinct(inputPath, outputPath);
             CheckKey(key);
             if (threads < 0) throw new ArgumentOutOfRangeException("threads");
             if (Native.lwc_stream_decrypt_file((uint)threads, key, inPath, outPath, overwrite ? 1 : 0) != 0)
