@@ -25,28 +25,28 @@ endmodule
 module lwc_ascon_core_shell (
   input wire clk, input wire rst, input wire scan_in, output wire scan_out
 );
-  wire [135:0] i;
+  wire [136:0] i;
   wire [140:0] o;
-  lwc_scan_shell #(.IN_BITS(136), .OUT_BITS(141)) shell (clk, scan_in, scan_out, i, o);
+  lwc_scan_shell #(.IN_BITS(137), .OUT_BITS(141)) shell (clk, scan_in, scan_out, i, o);
   lwc_ascon_core core (
     .clk(clk), .rst(rst), .in_valid(i[0]), .in_ready(o[0]), .in_data(i[128:1]),
     .in_bytes(i[133:129]), .in_last(i[134]), .out_wr(o[1]), .out_data(o[129:2]),
     .out_bytes(o[134:130]), .out_kind(o[136:135]), .out_last(o[137]), .out_commit(o[138]),
-    .out_rollback(o[139]), .out_space(i[135]));
+    .out_rollback(o[139]), .out_space(i[135]), .out_pending_full(i[136]));
   assign o[140] = 1'b0;
 endmodule
 
 module lwc_acorn_core_shell (
   input wire clk, input wire rst, input wire scan_in, output wire scan_out
 );
-  wire [135:0] i;
+  wire [136:0] i;
   wire [140:0] o;
-  lwc_scan_shell #(.IN_BITS(136), .OUT_BITS(141)) shell (clk, scan_in, scan_out, i, o);
+  lwc_scan_shell #(.IN_BITS(137), .OUT_BITS(141)) shell (clk, scan_in, scan_out, i, o);
   lwc_acorn_core core (
     .clk(clk), .rst(rst), .in_valid(i[0]), .in_ready(o[0]), .in_data(i[128:1]),
     .in_bytes(i[133:129]), .in_last(i[134]), .out_wr(o[1]), .out_data(o[129:2]),
     .out_bytes(o[134:130]), .out_kind(o[136:135]), .out_last(o[137]), .out_commit(o[138]),
-    .out_rollback(o[139]), .out_space(i[135]));
+    .out_rollback(o[139]), .out_space(i[135]), .out_pending_full(i[136]));
   assign o[140] = 1'b0;
 endmodule
 
