@@ -56,6 +56,18 @@ sealed class LyingStream : Stream
     public override long Position { get { throw new NotSupportedException(); } set { throw new NotSupportedException(); } }
 }
 
+// Memory that is not an array as far as MemoryMarshal.TryGetArray can tell, so that the base
+// Stream's Memory forms would have to copy it through a pooled array.
+sealed class NonArrayMemory : MemoryManager<byte>
+{
+    readonly byte[] storage;
+    public NonArrayMemory(int length) { storage = new byte[length]; }
+    public override Span<byte> GetSpan() { return new Span<byte>(storage); }
+    public override MemoryHandle Pin(int elementIndex = 0) { throw new NotSupportedException("not pinned in these tests"); }
+    public override void Unpin() { }
+    protected override void Dispose(bool disposing) { Array.Clear(storage, 0, storage.Length); }
+}
+
 // A writable MemoryStream that runs OnWrite (once) inside its first Write: a re-entrant call.
 sealed class CallbackStream : MemoryStream
 {
@@ -170,6 +182,21 @@ static partial class Tests
                 try { while ((n = d.ReadAsync(new Memory<byte>(buf)).AsTask().Result) > 0) into.Write(buf, 0, n); }
                 catch (AggregateException e) { throw e.InnerException; }
                 break;
+            case "ReadNonArray":
+                using (var um = new NonArrayMemory(buf.Length))
+                {
+                    try
+                    {
+                        while ((n = d.ReadAsync(um.Memory).AsTask().Result) > 0)
+                        {
+                            um.GetSpan().Slice(0, n).CopyTo(buf);
+                            into.Write(buf, 0, n);
+                        }
+                    }
+                    catch (AggregateException e) { throw e.InnerException; }
+                    um.GetSpan().Clear();
+                }
+                break;
             case "ReadByte": while ((n = d.ReadByte()) >= 0) into.WriteByte((byte)n); break;
             case "CopyTo": d.CopyTo(into); break;
             case "CopyToAsync":
@@ -226,20 +253,27 @@ static partial class Tests
                 Check(!found, what + ": plaintext left in a pooled array of " + a.Length + " bytes");
             }
         };
-        foreach (var mode in new[] { "Read(Span)", "ReadMemory", "ReadByte", "CopyTo", "CopyToAsync" })
+        foreach (var mode in new[] { "Read(Span)", "ReadMemory", "ReadNonArray", "ReadByte", "CopyTo", "CopyToAsync" })
         {
             var back = new MemoryStream();
             using (var d = new LwcDecryptStream(new MemoryStream(file), key)) DrainWith(d, mode, back);
             Check(Eq(back.ToArray(), pt), "LwcDecryptStream " + mode + ": plaintext");
             poolClean("LwcDecryptStream " + mode);
         }
-        foreach (var mode in new[] { "Write(Span)", "WriteMemory", "WriteByte" })
+        foreach (var mode in new[] { "Write(Span)", "WriteMemory", "WriteNonArray", "WriteByte" })
         {
             var o = new MemoryStream();
             using (var e = new LwcEncryptStream(o, key, "ascon-aead128", 1024, leaveOpen: true))
             {
                 if (mode == "Write(Span)") { e.Write(new ReadOnlySpan<byte>(pt, 0, 5000)); e.Write(new ReadOnlySpan<byte>(pt, 5000, pt.Length - 5000)); }
                 else if (mode == "WriteMemory") e.WriteAsync(new ReadOnlyMemory<byte>(pt)).AsTask().Wait();
+                else if (mode == "WriteNonArray")
+                    using (var um = new NonArrayMemory(pt.Length))
+                    {
+                        new ReadOnlySpan<byte>(pt).CopyTo(um.GetSpan());
+                        e.WriteAsync(um.Memory).AsTask().Wait();
+                        um.GetSpan().Clear();
+                    }
                 else foreach (var b in pt) e.WriteByte(b);
                 e.FlushFinalBlock();
             }
