@@ -145,7 +145,8 @@ namespace Lwc
 
         /// <summary>True when tag is the first tagLength bytes of the MAC/PRF output of data under
         /// key (constant time). tagLength is the length your protocol fixes (from the algorithm's
-        /// MinTagSize to its OutputSize), never the length of the tag received: a tag of another length is false. Shorter tags are easier to forge.</summary>
+        /// MinTagSize to its OutputSize), never the length of the tag received: a tag of another
+        /// length is false. Shorter tags are easier to forge.</summary>
         public static bool VerifyMacTruncated(string algorithm, ReadOnlySpan<byte> key, ReadOnlySpan<byte> data,
             ReadOnlySpan<byte> tag, int tagLength)
         {

@@ -75,7 +75,7 @@ namespace Lwc
         }
 
         // A Stream is the caller's code: a count outside 0..count would make the native side read
-        // past the buffer (encrypting whatever lies behind it) or lose data. Refused, loudly.
+        // past the buffer (encrypting whatever lies behind it) or lose data: an IOException instead.
         internal static int CheckedCount(Stream stream, int n, int count)
         {
             if (n < 0 || n > count)
