@@ -132,10 +132,14 @@ class decryptor {
 void encrypt(const master_key& key, source& in, sink& out, const options& opt = {});
 void decrypt(const master_key& key, source& in, sink& out, const options& opt = {});
 
-// Files: encrypt_file writes `out_path`; decrypt_file writes a temporary file next to
-// `out_path` (mode 0600, kept) and renames it only after the last chunk verified, so `out_path`
-// never holds unauthenticated or partial plaintext. An existing `out_path` is an error unless
-// `overwrite`. I/O errors are error(io).
+// Files: both write a temporary file next to `out_path` (mode 0600 while written), sync it and
+// rename it over `out_path` only when complete (decrypt_file: once the last chunk verified),
+// so `out_path` never holds partial or unauthenticated data, and on any failure it keeps its
+// old content (or stays absent) and the temporary file is removed. Arguments are checked before
+// anything is created. An existing `out_path` is an error unless `overwrite`; the input file
+// itself (also through a symbolic or hard link) and non-regular files are refused; a symbolic
+// link at `out_path` is replaced, not followed. Output modes: encrypted 0666 less the umask,
+// decrypted 0600. I/O errors are error(io).
 void encrypt_file(const master_key& key, const std::string& in_path, const std::string& out_path,
                   const options& opt = {}, bool overwrite = false);
 void decrypt_file(const master_key& key, const std::string& in_path, const std::string& out_path,
@@ -143,8 +147,8 @@ void decrypt_file(const master_key& key, const std::string& in_path, const std::
 
 // Key files, with the checks of lwc: load_key refuses a regular file with any group or other
 // permission bit, a malformed file, or more than 4 KiB (error(key_file)); pipes are accepted.
-// save_key creates the file with mode 0600, never replacing an existing file unless
-// `overwrite`, and syncs it to disk.
+// save_key writes a new file with mode 0600 the same way (temporary file, sync, rename), never
+// replacing an existing file unless `overwrite`; a replaced key file is a new inode.
 master_key load_key(const std::string& path);
 void save_key(const std::string& path, const master_key& key, bool overwrite = false);
 // A fresh key from the kernel's CSPRNG (getrandom).

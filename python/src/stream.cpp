@@ -2,12 +2,20 @@
 // decryptor that reads from one, over lwc::stream (src/stream). The stream runs with the GIL
 // released; only the calls into the file object take it back, so the workers seal chunks
 // while Python code runs. lwc/stream.py wraps these in io classes.
+//
+// Each object has a lock of its own: a second thread waits for it (with the GIL released, so
+// that the holder's file calls can take the GIL), and a call from inside the object's own file
+// callback (the same thread, lock held) is refused with RuntimeError. The file object is only
+// ever given memory that Python owns: bytes to write(), a fresh buffer to readinto().
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include <atomic>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include <lwc/stream.hpp>
 
@@ -68,16 +76,24 @@ class py_sink : public ls::sink {
     nb::gil_scoped_acquire gil;
     try {
       for (lwc::bytes_view p : pieces) {
+        // A copy the callee owns: it may keep it (or slices of it) for as long as it likes,
+        // while the stream goes on reusing its own buffers.
+        nb::bytes data(reinterpret_cast<const char*>(p.data()), p.size());
         std::size_t done = 0;
         while (done < p.size()) {  // a raw file may write less than asked
-          nb::object mv = nb::steal(PyMemoryView_FromMemory(
-              reinterpret_cast<char*>(const_cast<std::uint8_t*>(p.data() + done)),
-              static_cast<Py_ssize_t>(p.size() - done), PyBUF_READ));
-          if (!mv.is_valid()) throw nb::python_error();
-          nb::object r = write_(mv);
-          mv.attr("release")();
+          nb::object rest = data;
+          if (done != 0) {  // a view of the callee's own bytes object: it stays valid
+            nb::object mv = nb::steal(PyMemoryView_FromObject(data.ptr()));
+            if (!mv.is_valid()) throw nb::python_error();
+            rest = nb::steal(PySequence_GetSlice(mv.ptr(), static_cast<Py_ssize_t>(done),
+                                                 static_cast<Py_ssize_t>(p.size())));
+            if (!rest.is_valid()) throw nb::python_error();
+          }
+          nb::object r = write_(rest);
           const std::size_t n = r.is_none() ? 0 : nb::cast<std::size_t>(r);
           if (n == 0) throw nb::value_error("the file object's write() wrote nothing");
+          if (n > p.size() - done)
+            throw nb::value_error("the file object's write() reported more than it was given");
           done += n;
         }
       }
@@ -86,6 +102,9 @@ class py_sink : public ls::sink {
       throw python_failed{};
     } catch (const nb::builtin_exception& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+      throw python_failed{};
+    } catch (const nb::cast_error&) {
+      PyErr_SetString(PyExc_TypeError, "the file object's write() returned no byte count");
       throw python_failed{};
     }
   }
@@ -97,8 +116,10 @@ class py_sink : public ls::sink {
 class py_source : public ls::source {
  public:
   explicit py_source(nb::handle file) {
-    if (nb::hasattr(file, "readinto")) readinto_ = file.attr("readinto");
-    else read_ = file.attr("read");
+    // read() returns memory the file object made; readinto() gets a fresh buffer each call.
+    // Either way the callee never sees the stream's own buffers.
+    if (nb::hasattr(file, "read")) read_ = file.attr("read");
+    else readinto_ = file.attr("readinto");
   }
   ~py_source() override {
     nb::gil_scoped_acquire gil;
@@ -108,19 +129,24 @@ class py_source : public ls::source {
   std::size_t read(lwc::bytes_span buf) override {
     nb::gil_scoped_acquire gil;
     try {
-      if (readinto_.is_valid()) {
-        nb::object mv = nb::steal(PyMemoryView_FromMemory(reinterpret_cast<char*>(buf.data()),
-                                                          static_cast<Py_ssize_t>(buf.size()),
-                                                          PyBUF_WRITE));
-        if (!mv.is_valid()) throw nb::python_error();
-        nb::object r = readinto_(mv);
-        mv.attr("release")();
-        if (r.is_none()) throw nb::value_error("the file object is non-blocking and has no data");
-        const std::size_t n = nb::cast<std::size_t>(r);
+      nb::object r;
+      if (read_.is_valid()) {
+        r = read_(buf.size());
+      } else {
+        // Zeroed: uninitialised heap memory is not the callee's to read either.
+        r = nb::steal(PyByteArray_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(buf.size())));
+        if (!r.is_valid()) throw nb::python_error();
+        std::memset(PyByteArray_AS_STRING(r.ptr()), 0, buf.size());
+        nb::object got = readinto_(r);
+        if (got.is_none()) throw nb::value_error("the file object is non-blocking and has no data");
+        const std::size_t n = nb::cast<std::size_t>(got);
         if (n > buf.size()) throw nb::value_error("readinto() returned more than it was given");
+        // The callee may have resized the buffer it was given.
+        if (static_cast<std::size_t>(PyByteArray_GET_SIZE(r.ptr())) < n)
+          throw nb::value_error("readinto() shrank the buffer it was given");
+        std::memcpy(buf.data(), PyByteArray_AS_STRING(r.ptr()), n);
         return n;
       }
-      nb::object r = read_(buf.size());
       if (r.is_none()) throw nb::value_error("the file object is non-blocking and has no data");
       Py_buffer view;
       if (PyObject_GetBuffer(r.ptr(), &view, PyBUF_SIMPLE) != 0) throw nb::python_error();
@@ -134,6 +160,9 @@ class py_source : public ls::source {
       throw python_failed{};
     } catch (const nb::builtin_exception& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+      throw python_failed{};
+    } catch (const nb::cast_error&) {
+      PyErr_SetString(PyExc_TypeError, "the file object's readinto() returned no byte count");
       throw python_failed{};
     }
   }
@@ -169,17 +198,61 @@ ls::options options_of(const std::string& algorithm, std::size_t chunk_size, uns
   return o;
 }
 
+// The lock of one stream object. Held for the whole of a call, file callbacks included, so
+// that no two calls ever run on the C++ stream object at once.
+class object_lock {
+ public:
+  // True when the calling thread is inside a call on the object (in one of its callbacks).
+  bool held_here() const { return owner_.load() == std::this_thread::get_id(); }
+
+ private:
+  friend class entered;
+  std::mutex mu_;
+  std::atomic<std::thread::id> owner_{};
+};
+
+// A call on a stream object: refused when it comes from the object's own callback, otherwise
+// waits (GIL released) for any call of another thread to end. Needs the GIL.
+class entered {
+ public:
+  entered(object_lock& l, const char* kind) : l_(l) {
+    if (l.held_here()) {
+      PyErr_Format(PyExc_RuntimeError,
+                   "lwc.stream %s used again from inside its own file object's callback "
+                   "(re-entrant call)",
+                   kind);
+      throw nb::python_error();
+    }
+    if (!l.mu_.try_lock()) {
+      nb::gil_scoped_release release;
+      l.mu_.lock();
+    }
+    l.owner_.store(std::this_thread::get_id());
+  }
+  entered(const entered&) = delete;
+  entered& operator=(const entered&) = delete;
+  ~entered() {
+    l_.owner_.store(std::thread::id{});
+    l_.mu_.unlock();
+  }
+
+ private:
+  object_lock& l_;
+};
+
 struct writer {
   std::string algorithm;
   std::optional<ls::encryptor> enc;
   nb::object file;
-  bool closed = false;
+  std::atomic<bool> closed{false};
+  object_lock lock;
 };
 
 struct reader {
   std::optional<ls::decryptor> dec;
   nb::object file;
-  bool closed = false;
+  std::atomic<bool> closed{false};
+  object_lock lock;
 };
 
 }  // namespace
@@ -195,11 +268,15 @@ void register_stream(nb::module_& m) {
              const ls::master_key k = key_of(key);
              std::optional<ls::encryptor> e;
              unlocked([&] { e.emplace(k, o); });
-             new (w) writer{std::move(algorithm), std::move(e), std::move(file)};
+             writer* made = new (w) writer{};
+             made->algorithm = std::move(algorithm);
+             made->enc = std::move(e);
+             made->file = std::move(file);
            },
            "file"_a, "key"_a, "algorithm"_a, "chunk_size"_a, "threads"_a)
       .def("write",
            [](writer& w, nb::handle data) {
+             entered in_call(w.lock, "writer");
              if (w.closed) throw nb::value_error("write to a closed lwc.stream writer");
              Py_buffer view;
              if (PyObject_GetBuffer(data.ptr(), &view, PyBUF_SIMPLE) != 0) throw nb::python_error();
@@ -216,15 +293,25 @@ void register_stream(nb::module_& m) {
              return v.size();
            },
            "data"_a)
+      // Writes the last chunk. Returns False when the writer was already closed (by finish or
+      // abort), so that only one caller treats the stream as complete.
       .def("finish",
            [](writer& w) {
-             if (w.closed) return;
+             entered in_call(w.lock, "writer");
+             if (w.closed) return false;
              w.closed = true;
              py_sink out(w.file);
              unlocked([&] { w.enc->finish(out); });
+             return true;
            })
-      .def("abort", [](writer& w) { w.closed = true; })
-      .def_prop_ro("closed", [](const writer& w) { return w.closed; });
+      // Closes without the last chunk: what was written stays an incomplete stream.
+      .def("abort",
+           [](writer& w) {
+             entered in_call(w.lock, "writer");
+             return !w.closed.exchange(true);
+           })
+      .def_prop_ro("closed", [](const writer& w) { return w.closed.load(); })
+      .def_prop_ro("in_callback", [](const writer& w) { return w.lock.held_here(); });
 
   nb::class_<reader>(m, "_StreamReader")
       .def("__init__",
@@ -233,11 +320,14 @@ void register_stream(nb::module_& m) {
              o.threads = threads;
              std::optional<ls::decryptor> d;
              d.emplace(key_of(key), o);
-             new (r) reader{std::move(d), std::move(file)};
+             reader* made = new (r) reader{};
+             made->dec = std::move(d);
+             made->file = std::move(file);
            },
            "file"_a, "key"_a, "threads"_a)
       .def("readinto",
            [](reader& r, nb::handle buf) {
+             entered in_call(r.lock, "reader");
              if (r.closed) throw nb::value_error("read from a closed lwc.stream reader");
              Py_buffer view;
              if (PyObject_GetBuffer(buf.ptr(), &view, PyBUF_WRITABLE) != 0) throw nb::python_error();
@@ -255,9 +345,18 @@ void register_stream(nb::module_& m) {
              return n;
            },
            "buffer"_a)
-      .def("close", [](reader& r) { r.closed = true; })
-      .def_prop_ro("finished", [](const reader& r) { return r.dec->finished(); })
-      .def_prop_ro("closed", [](const reader& r) { return r.closed; });
+      .def("close",
+           [](reader& r) {
+             entered in_call(r.lock, "reader");
+             return !r.closed.exchange(true);
+           })
+      .def_prop_ro("finished",
+                   [](reader& r) {
+                     entered in_call(r.lock, "reader");
+                     return r.dec->finished();
+                   })
+      .def_prop_ro("closed", [](const reader& r) { return r.closed.load(); })
+      .def_prop_ro("in_callback", [](const reader& r) { return r.lock.held_here(); });
 
   m.def("_stream_load_key", [](const std::string& path) {
     ls::master_key k;

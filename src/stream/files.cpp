@@ -1,6 +1,8 @@
 // The POSIX side of the stream format: random salts and keys (getrandom), key files with the
-// permission checks of lwc, file-descriptor sources and sinks, and the whole-file helpers,
-// whose decryption output appears under its name only once the last chunk verified.
+// permission checks of lwc, file-descriptor sources and sinks, and the whole-file helpers.
+// Every file written here (key files, encrypted and decrypted files) is written to a
+// temporary file next to it and renamed into place only once complete and synced; decrypted
+// output only after the last chunk verified.
 #include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -9,6 +11,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -45,23 +48,128 @@ struct wiped_string {
   ~wiped_string() { secure_wipe(s.data(), s.size()); }
 };
 
-// Opens `path` for writing: exclusively (O_EXCL) unless overwrite.
-int create_file(const std::string& path, bool overwrite, mode_t mode) {
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
-  const int fd = ::open(path.c_str(), flags, mode);
-  if (fd < 0) {
-    if (errno == EEXIST)
-      throw error(errc::io, "cannot write " + quoted(path) + ": it already exists");
-    throw error(errc::io, "cannot create " + quoted(path) + ": " + errno_text(errno));
+// The process's umask without changing it (umask() would race with other threads): Linux
+// reports it in /proc/self/status. Unknown: treated as 077, the private choice.
+mode_t current_umask() {
+  const int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 077;
+  fd_handle h(fd);
+  char buf[4096];
+  std::size_t n = 0;
+  for (ssize_t r; n < sizeof buf - 1 && (r = ::read(fd, buf + n, sizeof buf - 1 - n)) != 0;) {
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return 077;
+    }
+    n += static_cast<std::size_t>(r);
   }
-  return fd;
+  buf[n] = '\0';
+  const char* line = std::strstr(buf, "\nUmask:");
+  if (line == nullptr) return 077;
+  char* end = nullptr;
+  const unsigned long mask = std::strtoul(line + 7, &end, 8);
+  return end == line + 7 ? mode_t{077} : static_cast<mode_t>(mask & 0777);
 }
 
-int open_input(const std::string& path) {
+// An output that exists under its name only once complete: data goes to a temporary file in
+// the same directory (mode 0600 while written), which commit() syncs and renames over the
+// destination. Until then an existing destination is untouched, and destroying an uncommitted
+// output removes the temporary file. A symbolic link at the destination is replaced by the
+// file (rename() replaces the link, never writes through it); anything else that is not a
+// regular file is refused, and so is the input itself under any name.
+class replacing_output {
+ public:
+  replacing_output(const std::string& path, bool overwrite, const struct stat* input)
+      : path_(path), overwrite_(overwrite) {
+    check_destination(input);
+    const std::size_t slash = path.rfind('/');
+    dir_ = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+    const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (base.empty() || base == "." || base == "..")
+      throw error(errc::io, "cannot write " + quoted(path) + ": it names a directory");
+    temp_ = (slash == std::string::npos ? std::string() : dir_) + "." + base + ".lwc-XXXXXX";
+    const int fd = ::mkostemp(temp_.data(), O_CLOEXEC);  // O_EXCL, mode 0600
+    if (fd < 0)
+      throw error(errc::io, "cannot create a temporary file next to " + quoted(path) + ": " +
+                                errno_text(errno));
+    fd_ = fd;
+  }
+  replacing_output(const replacing_output&) = delete;
+  replacing_output& operator=(const replacing_output&) = delete;
+  ~replacing_output() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_) ::unlink(temp_.c_str());
+  }
+
+  int fd() const { return fd_; }
+  const std::string& temp_name() const { return temp_; }
+
+  void commit(mode_t mode) {
+    const auto fail = [&](const std::string& what) {
+      return error(errc::io, "cannot " + what + " " + quoted(path_) + ": " + errno_text(errno));
+    };
+    if (::fsync(fd_) != 0) throw fail("write");
+    if (::fchmod(fd_, mode) != 0) throw fail("set the mode of");
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0) throw fail("write");
+    if (overwrite_) {
+      if (::rename(temp_.c_str(), path_.c_str()) != 0) throw fail("create");
+    } else if (::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) !=
+               0) {
+      if (errno == EEXIST) throw error(errc::io, "cannot write " + quoted(path_) + ": it already exists");
+      if (errno != EINVAL && errno != ENOSYS) throw fail("create");
+      // File systems without RENAME_NOREPLACE: link() refuses an existing name just the same.
+      if (::link(temp_.c_str(), path_.c_str()) != 0) {
+        if (errno == EEXIST)
+          throw error(errc::io, "cannot write " + quoted(path_) + ": it already exists");
+        throw fail("create");
+      }
+      ::unlink(temp_.c_str());
+    }
+    committed_ = true;
+    // The new name must survive a crash too. The file is in place whatever happens here, so a
+    // failure cannot be reported as "nothing was written": it is left at best effort.
+    const int dir = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+      (void)::fsync(dir);
+      ::close(dir);
+    }
+  }
+
+ private:
+  void check_destination(const struct stat* input) const {
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) == 0) {
+      if (input != nullptr && st.st_dev == input->st_dev && st.st_ino == input->st_ino)
+        throw error(errc::io, "cannot write " + quoted(path_) +
+                                  ": it is the input file; write to another file");
+      if (S_ISDIR(st.st_mode)) throw error(errc::io, quoted(path_) + " is a directory");
+      if (!S_ISREG(st.st_mode))
+        throw error(errc::io, "cannot write " + quoted(path_) +
+                                  ": it is not a regular file (only regular files are replaced)");
+    } else if (errno != ENOENT) {
+      throw error(errc::io, "cannot use " + quoted(path_) + " as output: " + errno_text(errno));
+    }
+    // lstat: a dangling symbolic link is an existing name too.
+    if (!overwrite_ && ::lstat(path_.c_str(), &st) == 0)
+      throw error(errc::io, "cannot write " + quoted(path_) + ": it already exists");
+  }
+
+  std::string path_, dir_, temp_;
+  bool overwrite_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+int open_input(const std::string& path, struct stat& st) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw error(errc::io, "cannot open " + quoted(path) + ": " + errno_text(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    throw error(errc::io, "cannot read " + quoted(path) + ": " + errno_text(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
     ::close(fd);
     throw error(errc::io, quoted(path) + " is a directory");
   }
@@ -151,71 +259,42 @@ master_key load_key(const std::string& path) {
 
 void save_key(const std::string& path, const master_key& key, bool overwrite) {
   wiped_string line{format_key(key)};
-  fd_handle fd(create_file(path, overwrite, 0600));
-  // O_TRUNC keeps the mode of an existing file: make it private before the key is in it.
-  if (overwrite && ::fchmod(fd.get(), 0600) != 0)
-    throw error(errc::io, "cannot make " + quoted(path) + " private: " + errno_text(errno));
-  fd_sink out(fd.get(), quoted(path));
+  replacing_output out(path, overwrite, nullptr);
+  fd_sink sink(out.fd(), quoted(out.temp_name()));
   const bytes_view v{reinterpret_cast<const std::uint8_t*>(line.s.data()), line.s.size()};
-  out.write({&v, 1});
-  // A key that is lost after a crash loses every file encrypted with it.
-  if (::fsync(fd.get()) != 0)
-    throw error(errc::io, "cannot write " + quoted(path) + ": " + errno_text(errno));
+  sink.write({&v, 1});
+  // Synced before the rename: a key that is lost after a crash loses every file encrypted
+  // with it.
+  out.commit(0600);
 }
 
 void encrypt_file(const master_key& key, const std::string& in_path, const std::string& out_path,
                   const options& opt, bool overwrite) {
-  fd_handle in(open_input(in_path));
+  struct stat in_st {};
+  fd_handle in(open_input(in_path, in_st));
   options o = opt;
   if (o.name == options{}.name) o.name = quoted(in_path);
-  fd_handle out(create_file(out_path, overwrite, 0666));
-  try {
-    fd_source src(in.get(), quoted(in_path));
-    fd_sink dst(out.get(), quoted(out_path));
-    encrypt(key, src, dst, o);
-  } catch (...) {
-    ::unlink(out_path.c_str());
-    throw;
-  }
+  // Every argument is checked (algorithm, chunk size) before anything is created.
+  encryptor enc(key, o);
+  replacing_output out(out_path, overwrite, &in_st);
+  fd_source src(in.get(), quoted(in_path));
+  fd_sink dst(out.fd(), quoted(out.temp_name()));
+  enc.write_all(src, dst);
+  out.commit(0666 & ~current_umask());
 }
 
 void decrypt_file(const master_key& key, const std::string& in_path, const std::string& out_path,
                   const options& opt, bool overwrite) {
-  fd_handle in(open_input(in_path));
+  struct stat in_st {};
+  fd_handle in(open_input(in_path, in_st));
   options o = opt;
   if (o.name == options{}.name) o.name = quoted(in_path);
-  struct stat st {};
-  if (!overwrite && ::lstat(out_path.c_str(), &st) == 0)
-    throw error(errc::io, "cannot write " + quoted(out_path) + ": it already exists");
-  const std::size_t slash = out_path.rfind('/');
-  std::string temp = (slash == std::string::npos ? std::string() : out_path.substr(0, slash + 1)) +
-                     ".lwc-tmp-XXXXXX";
-  const int raw = ::mkostemp(temp.data(), O_CLOEXEC);  // mode 0600
-  if (raw < 0)
-    throw error(errc::io, "cannot create a temporary file next to " + quoted(out_path) + ": " +
-                              errno_text(errno));
-  fd_handle out(raw);
-  try {
-    fd_source src(in.get(), quoted(in_path));
-    fd_sink dst(out.get(), quoted(temp));
-    decrypt(key, src, dst, o);
-    // The plaintext keeps the temporary file's mode 0600 (no process-wide umask dance).
-    if (::close(out.release()) != 0)
-      throw error(errc::io, "cannot write " + quoted(temp) + ": " + errno_text(errno));
-    if (overwrite) {
-      if (::rename(temp.c_str(), out_path.c_str()) != 0)
-        throw error(errc::io, "cannot rename the output to " + quoted(out_path) + ": " +
-                                  errno_text(errno));
-    } else {
-      // link() fails when out_path appeared meanwhile: never replaces a file silently.
-      if (::link(temp.c_str(), out_path.c_str()) != 0)
-        throw error(errc::io, "cannot write " + quoted(out_path) + ": " + errno_text(errno));
-      ::unlink(temp.c_str());
-    }
-  } catch (...) {
-    ::unlink(temp.c_str());
-    throw;
-  }
+  replacing_output out(out_path, overwrite, &in_st);
+  fd_source src(in.get(), quoted(in_path));
+  fd_sink dst(out.fd(), quoted(out.temp_name()));
+  decrypt(key, src, dst, o);
+  // The plaintext stays private (0600) whatever the umask.
+  out.commit(0600);
 }
 
 }  // namespace lwc::stream

@@ -1,6 +1,7 @@
 """lwc.stream: the documented vectors, file-object behaviour, tampering, key files, and the
 lwc tool on the other side when one is found (LWC_BIN, PATH, or a build folder)."""
 
+import gc
 import glob
 import io
 import os
@@ -8,6 +9,8 @@ import random
 import shutil
 import stat
 import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -159,6 +162,65 @@ def test_a_with_block_left_by_an_exception_leaves_a_refused_file():
             raise RuntimeError("stop")
     with pytest.raises(lwc.InvalidTag, match="truncated"):
         decrypt(buf.getvalue())
+
+
+def test_a_writer_that_was_not_closed_never_completes_the_stream():
+    data = random.Random(4).randbytes(2 << 20)  # several batches: some chunks are written
+
+    def dropped():
+        buf = io.BytesIO()
+        w = lwc.stream.open(buf, "wb", key=KEY, chunk_size=1024)
+        w.write(data)
+        del w  # the last reference
+        return buf
+
+    def in_a_cycle():
+        buf = io.BytesIO()
+        w = lwc.stream.open(buf, "wb", key=KEY, chunk_size=1024)
+        w.write(data)
+        w.itself = w
+        del w
+        gc.collect()
+        return buf
+
+    def left_by_an_exception():
+        buf = io.BytesIO()
+
+        def work():
+            w = lwc.stream.open(buf, "wb", key=KEY, chunk_size=1024)  # no with block
+            w.write(data)
+            raise KeyError("stop")
+
+        with pytest.raises(KeyError):
+            work()
+        return buf
+
+    for make in (dropped, in_a_cycle, left_by_an_exception):
+        buf = make()
+        gc.collect()
+        assert len(buf.getvalue()) > HEADER, make.__name__
+        with pytest.raises(lwc.InvalidTag, match="truncated"):
+            decrypt(buf.getvalue())
+
+
+def test_a_writer_still_open_at_interpreter_exit_is_not_completed(tmp_path):
+    script = textwrap.dedent("""
+        import lwc.stream
+        key = bytes(range(32))
+        f = open("given.lwc", "wb")
+        w = lwc.stream.StreamWriter(f, key=key, chunk_size=1024)
+        w.write(b"x" * (2 << 20))
+        p = lwc.stream.open("path.lwc", "wb", key=key, chunk_size=1024)
+        p.write(b"y" * (2 << 20))
+    """)
+    (tmp_path / "path.lwc").write_bytes(b"old content")
+    subprocess.run([sys.executable, "-c", script], cwd=tmp_path, check=True)
+    given = (tmp_path / "given.lwc").read_bytes()
+    assert len(given) > HEADER
+    with pytest.raises(lwc.InvalidTag, match="truncated"):
+        decrypt(given)
+    assert (tmp_path / "path.lwc").read_bytes() == b"old content"
+    assert sorted(os.listdir(tmp_path)) == ["given.lwc", "path.lwc"]
 
 
 def test_tampering_is_refused_at_the_right_point():
