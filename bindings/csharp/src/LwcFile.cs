@@ -142,10 +142,9 @@ namespace Lwc
                 throw new ArgumentException(info.Name + " has no lwc stream id", "algorithm");
             uint shift = ChunkShift(chunkSize);
             if (threads < 0) throw new ArgumentOutOfRangeException("threads");
-            IntPtr h = Native.lwc_stream_encrypt_new(info.Name, shift, (uint)threads, key);
-            if (h == IntPtr.Zero) throw new ArgumentException("lwc: " + Native.LastError());
-            using (var s = new StreamHandle(h))
+            using (var s = Native.lwc_stream_encrypt_new(info.NamePtr, shift, (uint)threads, key))
             {
+                if (s.IsInvalid) throw new ArgumentException("lwc: " + Native.LastError());
                 Run(s, input, (buf, n) => output.Write(buf, 0, n));
             }
             output.Flush();
@@ -161,14 +160,18 @@ namespace Lwc
             if (ReferenceEquals(input, output)) throw new ArgumentException("input and output are the same stream", "output");
             CheckKey(key);
             if (threads < 0) throw new ArgumentOutOfRangeException("threads");
-            IntPtr h = Native.lwc_stream_decrypt_new((uint)threads, key);
-            if (h == IntPtr.Zero) throw new ArgumentException("lwc: " + Native.LastError());
+            StreamHandle h = Native.lwc_stream_decrypt_new((uint)threads, key);
+            if (h.IsInvalid)
+            {
+                h.Dispose();
+                throw new ArgumentException("lwc: " + Native.LastError());
+            }
             var memory = new List<byte[]>();
             long held = 0;
             Stream spill = null;
             try
             {
-                using (var s = new StreamHandle(h))
+                using (var s = h)
                 {
                     Run(s, input, (buf, n) =>
                     {

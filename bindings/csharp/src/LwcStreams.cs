@@ -55,9 +55,12 @@ namespace Lwc
             if (!info.StreamSupported) throw new ArgumentException(info.Name + " has no lwc stream id", "algorithm");
             uint shift = LwcFile.ChunkShift(chunkSize);
             if (threads < 0) throw new ArgumentOutOfRangeException("threads");
-            IntPtr h = Native.lwc_stream_encrypt_new(info.Name, shift, (uint)threads, key);
-            if (h == IntPtr.Zero) throw new ArgumentException("lwc: " + Native.LastError());
-            s = new StreamHandle(h);
+            s = Native.lwc_stream_encrypt_new(info.NamePtr, shift, (uint)threads, key);
+            if (s.IsInvalid)
+            {
+                s.Dispose();
+                throw new ArgumentException("lwc: " + Native.LastError());
+            }
             this.output = output;
             this.leaveOpen = leaveOpen;
         }
@@ -374,9 +377,12 @@ namespace Lwc
             if (!input.CanRead) throw new ArgumentException("the input stream is not readable", "input");
             LwcFile.CheckKey(key);
             if (threads < 0) throw new ArgumentOutOfRangeException("threads");
-            IntPtr h = Native.lwc_stream_decrypt_new((uint)threads, key);
-            if (h == IntPtr.Zero) throw new ArgumentException("lwc: " + Native.LastError());
-            s = new StreamHandle(h);
+            s = Native.lwc_stream_decrypt_new((uint)threads, key);
+            if (s.IsInvalid)
+            {
+                s.Dispose();
+                throw new ArgumentException("lwc: " + Native.LastError());
+            }
             outbuf = new byte[0];
             this.input = input;
             this.leaveOpen = leaveOpen;

@@ -73,9 +73,8 @@ namespace Lwc
         [DllImport(Lib)] internal static extern int lwc_stream_algorithm_supported([MarshalAs(UnmanagedType.LPStr)] string alg);
         [DllImport(Lib)] internal static extern int lwc_stream_algorithm_id([MarshalAs(UnmanagedType.LPStr)] string alg);
         [DllImport(Lib)]
-        internal static extern IntPtr lwc_stream_encrypt_new([MarshalAs(UnmanagedType.LPStr)] string alg,
-            uint chunkShift, uint threads, byte[] key);
-        [DllImport(Lib)] internal static extern IntPtr lwc_stream_decrypt_new(uint threads, byte[] key);
+        internal static extern StreamHandle lwc_stream_encrypt_new(IntPtr alg, uint chunkShift, uint threads, byte[] key);
+        [DllImport(Lib)] internal static extern StreamHandle lwc_stream_decrypt_new(uint threads, byte[] key);
         [DllImport(Lib)] internal static extern void lwc_stream_free(IntPtr s);
         [DllImport(Lib)] internal static extern UIntPtr lwc_stream_push_bound(StreamHandle s, UIntPtr inlen);
         [DllImport(Lib)] internal static extern UIntPtr lwc_stream_final_bound(StreamHandle s);
@@ -177,9 +176,12 @@ namespace Lwc
         }
     }
 
+    /// <summary>An lwc_stream, returned by the P/Invoke calls themselves so that no raw pointer is
+    /// ever held outside a SafeHandle (the runtime keeps it alive through every call that gets it
+    /// and frees it once).</summary>
     internal sealed class StreamHandle : SafeHandle
     {
-        internal StreamHandle(IntPtr h) : base(IntPtr.Zero, true) { SetHandle(h); }
+        StreamHandle() : base(IntPtr.Zero, true) { }
         public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
         protected override bool ReleaseHandle() { Native.lwc_stream_free(handle); return true; }
     }
