@@ -83,7 +83,7 @@ inline void hash_packed_async(algorithm_ref algorithm, const jobs::packed& in, b
 
 // Values out of range are clamped to it. The staging buffers (pinned and device) are zeroed
 // after every call, successful or not; at most four pipelines (sets of streams and buffers)
-// are kept between calls, the least recently used freed first.
+// per device are kept between calls, the least recently used freed first.
 struct host_options {
   int device = -1;                      // -1: the current device
   unsigned streams = 3;                 // chunks in flight: copy in, compute, copy out; 1..16

@@ -83,8 +83,8 @@ aead_batch device_batch(const jobs::packed_aead_inputs& in, std::uint8_t* out, s
 
 // ---- the CUDA backend of the pipeline --------------------------------------------------------
 
-// Pipelines kept between calls (see pipeline_pool.hpp): enough for a few threads calling at
-// once with the default settings.
+// Pipelines kept per device between calls (see pipeline_pool.hpp): enough for a few threads
+// calling at once with the default settings.
 constexpr std::size_t max_kept_pipelines = 4;
 
 struct cuda_backend {

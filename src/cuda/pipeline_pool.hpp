@@ -1,11 +1,12 @@
 // The host API's pipelines, kept between calls: allocating pinned memory and streams costs far
 // more than a batch. One pipeline serves one caller at a time; callers with the same device
-// and settings reuse an idle one. At most `max_kept` pipelines are kept: past that, the least
-// recently used idle ones are freed, so that a program trying many settings (or many threads
+// and settings reuse an idle one. At most `max_kept` pipelines per device are kept: past that,
+// the least recently used idle ones are freed, so that a program trying many settings (or many threads
 // at once, then fewer) does not hold their buffers for good. Busy pipelines are never freed;
 // the pool shrinks back to `max_kept` as they are returned.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -19,7 +20,7 @@ namespace lwc::cuda::detail {
 template <class Backend>
 class pipeline_pool {
  public:
-  explicit pipeline_pool(std::size_t max_kept) : max_kept_(max_kept) {}
+  explicit pipeline_pool(std::size_t max_kept_per_device) : max_kept_(max_kept_per_device) {}
   pipeline_pool(const pipeline_pool&) = delete;
   pipeline_pool& operator=(const pipeline_pool&) = delete;
 
@@ -38,7 +39,7 @@ class pipeline_pool {
     mine->p->run(jobs);
   }
 
-  // Pipelines kept now, busy or idle.
+  // Pipelines kept now, busy or idle, of every device.
   std::size_t size() const {
     std::lock_guard<std::mutex> lock(m_);
     return entries_.size();
@@ -80,10 +81,17 @@ class pipeline_pool {
       std::lock_guard<std::mutex> lock(m_);
       mine->busy = false;
       mine->last_used = ++clock_;
-      while (entries_.size() > max_kept_) {
+      // Only pipelines of the caller's device: it is the current one, on which their streams
+      // and buffers are released.
+      const auto on_device = [&] {
+        return static_cast<std::size_t>(std::count_if(
+            entries_.begin(), entries_.end(), [&](const auto& e) { return e->device == mine->device; }));
+      };
+      while (on_device() > max_kept_) {
         auto oldest = entries_.end();
         for (auto it = entries_.begin(); it != entries_.end(); ++it)
-          if (!(*it)->busy && (oldest == entries_.end() || (*it)->last_used < (*oldest)->last_used))
+          if (!(*it)->busy && (*it)->device == mine->device &&
+              (oldest == entries_.end() || (*it)->last_used < (*oldest)->last_used))
             oldest = it;
         if (oldest == entries_.end()) break;  // all busy: trimmed when they come back
         evicted.push_back(std::move(*oldest));

@@ -214,6 +214,24 @@ TEST(PipelinePool, StaysBoundedAcrossManySettings) {
   EXPECT_EQ(emulated_backend::allocations_alive.load(), before) << "the pool leaked buffers";
 }
 
+TEST(PipelinePool, BoundIsPerDevice) {
+  d::pipeline_pool<emulated_backend> pool(2);
+  const auto run_on = [&](int device, std::size_t chunk, std::uint64_t seed) {
+    aead_case c = small_case(10, 300, seed);
+    const d::algo_info& alg = *c.alg;
+    pool.run(device, {1, chunk, 1},
+             d::host_aead_job_set{&alg, false, c.n(), c.shape.tag_len, c.keys.data(), c.nonces.data(),
+                                  nullptr, c.in.data(), c.in_off.data(),
+                                  c.ad_off.empty() ? nullptr : c.ad.data(),
+                                  c.ad_off.empty() ? nullptr : c.ad_off.data(), c.out_data(),
+                                  c.tags.data(), nullptr});
+  };
+  run_on(1, 4096, 1);
+  run_on(1, 8192, 2);
+  for (std::size_t k = 0; k < 10; ++k) run_on(0, 4096 * (k + 1), 3 + k);
+  EXPECT_EQ(pool.size(), 4u) << "two pipelines per device";
+}
+
 TEST(PipelinePool, ReusesAPipelineForTheSameSettings) {
   d::pipeline_pool<emulated_backend> pool(4);
   for (std::uint64_t seed = 0; seed < 5; ++seed) {
