@@ -674,7 +674,7 @@ static partial class Tests
         }
 
         FullDisk(key, pt, enc);
-        KilledWriter(key, dir, plain);
+        KilledWriter(key, dir);
         Directory.Delete(dir, true);
     }
 
@@ -734,7 +734,7 @@ static partial class Tests
     // A writer killed half way (SIGKILL: no cleanup runs): the old output is still there, whole.
     // The writer is this test program in its --encrypt-file mode (LwcFile.EncryptFile); it is
     // killed as soon as a new entry (its temporary file) in the folder holds 1 MiB.
-    static void KilledWriter(byte[] key, string dir, string plain)
+    static void KilledWriter(byte[] key, string dir)
     {
         string keyPath = Path.Combine(dir, "kill.key");
         LwcFile.SaveKey(keyPath, key, true);
