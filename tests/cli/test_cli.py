@@ -738,6 +738,15 @@ class HashInputTest(Case):
                 r = lwc("hash", "-c", "L", cwd=self.dir)
                 self.assertEqual((r.returncode, r.stdout.decode()), (0, shown + ": OK\n"), r.stderr)
                 os.remove(self.path(name))
+        # escapes other than \\, \n and \r, a trailing backslash, and a raw newline that splits
+        # a name in two are refused, never guessed at
+        d = self.digest(b"x")
+        write(self.path("evil"), b"x")
+        for bad in ("\\" + d + "  a\\tb\n", "\\" + d + "  a\\\n", "\\" + d + "  a\\x1b\n",
+                    d + "  evil\nname\n"):
+            with self.subTest(line=repr(bad)):
+                good = ["evil"] if "evil" in bad else []
+                self.check_refused(bad.encode(), good)
         # a tab is an ordinary character in a name
         write(self.path("a\tb"), b"x")
         r = lwc("hash", "a\tb", cwd=self.dir)
