@@ -166,12 +166,14 @@ def _pack(items: Any, what: str) -> Tuple[Any, array, int, Optional[int]]:
     return b"".join(items), array("Q", accumulate(sizes, initial=0)), len(items), None
 
 
-def _pack_fixed(items: Any, n: int, size: int, what: str) -> Any:
-    """n items of exactly `size` bytes each, back to back."""
+def _pack_fixed(items: Any, n: int, size: int, what: str, in_place: bool = True) -> Any:
+    """n items of exactly `size` bytes each, back to back (an array as it is: read in place
+    unless in_place is False, when the caller copies it)."""
     if _is_array(items):
         if items.ndim != 2 or items.shape != (n, size) or items.dtype.itemsize != 1:
             raise ValueError(f"{what}: expected an {n} x {size} uint8 array, got shape {items.shape}")
-        _check_contiguous(items, what)
+        if in_place:
+            _check_contiguous(items, what)
         return items
     items = list(items)
     if len(items) != n:
@@ -233,7 +235,7 @@ def _tag_length(info: dict, tag_length: Optional[int]) -> int:
 
 
 def _fixed_bytes(items: Any, n: int, size: int, what: str) -> bytes:
-    packed = _pack_fixed(items, n, size, what)
+    packed = _pack_fixed(items, n, size, what, in_place=False)
     return packed.tobytes() if _is_array(packed) else packed
 
 
