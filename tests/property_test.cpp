@@ -117,11 +117,11 @@ TEST_P(AeadProperties, EverySingleBitFlipFailsAndWipes) {
     bytes ad = random_bytes(rng, 2 * a.block_size + 3), pt = random_bytes(rng, 3 * a.block_size + 5);
     bytes ct(pt.size()), tag(tag_len), out(pt.size());
     lwc::aead_encrypt(a, key, nonce, ad, pt, ct, tag, second);
-    ASSERT_TRUE(lwc::aead_decrypt(a, key, nonce, ad, ct, tag, out, second));
+    ASSERT_TRUE(lwc::aead_decrypt_truncated(a, key, nonce, ad, ct, tag, out, second));
     ASSERT_EQ(out, pt);
     auto expect_reject = [&](const char* what, std::size_t bit) {
       std::fill(out.begin(), out.end(), 0xA5);
-      EXPECT_FALSE(lwc::aead_decrypt(a, key, nonce, ad, ct, tag, out, second)) << what << " bit " << bit;
+      EXPECT_FALSE(lwc::aead_decrypt_truncated(a, key, nonce, ad, ct, tag, out, second)) << what << " bit " << bit;
       EXPECT_TRUE(all_zero(out)) << what << " bit " << bit;
     };
     for (auto* field : {&key, &nonce, &ad, &ct, &tag, &second}) {
@@ -135,7 +135,7 @@ TEST_P(AeadProperties, EverySingleBitFlipFailsAndWipes) {
     }
     if (masked) {  // decrypting without the second key must fail too
       std::fill(out.begin(), out.end(), 0xA5);
-      EXPECT_FALSE(lwc::aead_decrypt(a, key, nonce, ad, ct, tag, out));
+      EXPECT_FALSE(lwc::aead_decrypt_truncated(a, key, nonce, ad, ct, tag, out));
       EXPECT_TRUE(all_zero(out));
     }
   }
@@ -146,11 +146,11 @@ TEST_P(AeadProperties, EmptyInputsRoundTrip) {
   const bytes key(a.key_size, 1), nonce(a.nonce_size, 2);
   bytes tag(a.tag_size), tag_ad(a.tag_size), ct, out;
   lwc::aead_encrypt(a, key, nonce, {}, {}, ct, tag);
-  EXPECT_TRUE(lwc::aead_decrypt(a, key, nonce, {}, {}, tag, out));
+  EXPECT_TRUE(lwc::aead_decrypt_truncated(a, key, nonce, {}, {}, tag, out));
   const bytes ad(1, 0);  // one zero byte of AD is not the same as no AD
   lwc::aead_encrypt(a, key, nonce, ad, {}, ct, tag_ad);
   EXPECT_NE(tag, tag_ad);
-  EXPECT_FALSE(lwc::aead_decrypt(a, key, nonce, {}, {}, tag_ad, out));
+  EXPECT_FALSE(lwc::aead_decrypt_truncated(a, key, nonce, {}, {}, tag_ad, out));
 }
 
 TEST_P(AeadProperties, MoreThanOneMebibyteRoundTripsAndDecryptsInPlace) {
