@@ -11,19 +11,21 @@ Hashes, XOFs, MACs and PRFs in the style of hashlib::
 
     lwc.ascon_hash256(data).hexdigest()
     lwc.ascon_xof128(data).digest(64)
-    lwc.ascon_mac(key, data).verify(tag)      # full tag; raises lwc.InvalidTag
+    lwc.ascon_mac_v13(key, data).verify(tag)  # full tag; raises lwc.InvalidTag
 
 and in one call, with no object (the fastest for short messages)::
 
     lwc.ascon_hash256_digest(data)            # == lwc.ascon_hash256(data).digest()
     lwc.ascon_xof128_digest(data, 64)
-    lwc.ascon_mac_digest(key, data); lwc.ascon_mac_verify(key, data, tag)
+    lwc.ascon_mac_v13_digest(key, data); lwc.ascon_mac_v13_verify(key, data, tag)
 
 Verifiers (MAC.verify, PRF.verify, *_verify) expect the full tag; a tag of any other length
 fails. A truncated tag is accepted only when its length is named: verify(tag, tag_length=8).
 
-Names marked "legacy (Ascon v1.2)" (ascon_hash, Ascon128, ascon_mac, ...) are superseded by
-NIST SP 800-232 (ascon_hash256, AsconAEAD128, ascon_xof128, ...); use them only to interoperate.
+Names marked "legacy (Ascon v1.2)" (Ascon128, ascon_hash, ascon_xof, ascon_mac, ...) are
+superseded by NIST SP 800-232 (AsconAEAD128, ascon_hash256, ascon_xof128) and, for MACs and
+PRFs, Ascon v1.3 (ascon_mac_v13, ascon_prf_v13); use them only to interoperate.
+AlgorithmInfo.legacy says which.
 
 Generic access: lwc.new(name, data, **options), lwc.aead(name, key, **options),
 lwc.algorithms_available, lwc.algorithms().
@@ -137,6 +139,16 @@ _USAGE = {
 }
 
 
+def _successor(info: AlgorithmInfo) -> AlgorithmInfo:
+    """The current algorithm that replaces a legacy one: its "-v13" version where there is one,
+    else the first standard algorithm of the same family and kind."""
+    current = [i for i in _REGISTRY if not i.legacy and i.family == info.family]
+    for i in current:
+        if i.name == info.name + "-v13":
+            return i
+    return next((i for i in current if i.kind == info.kind), current[0] if current else info)
+
+
 def _doc(info: AlgorithmInfo) -> str:
     what = {
         "aead": "authenticated encryption",
@@ -146,16 +158,16 @@ def _doc(info: AlgorithmInfo) -> str:
         "mac": "message authentication code",
         "prf": "pseudorandom function (keyed XOF)",
     }[info.kind]
-    legacy = (
-        "Legacy (Ascon v1.2), superseded by NIST SP 800-232: use it only to interoperate with "
-        "existing data; new designs use the standard algorithm.\n\n"
-        if info.legacy
-        else ""
-    )
+    if info.legacy:
+        title = f"{info.name}: {what}, legacy (Ascon v1.2).\n\n"
+        successor = _successor(info)
+        title += (f"Superseded by {successor.standard}; use it only to read or check existing "
+                  f"data. New designs: lwc.{successor.python_name}.\n\n")
+    else:
+        title = f"{info.name}: {what} ({info.standard}).\n\n"
     return (
-        f"{info.name}: {what} ({info.standard}" + (", legacy (Ascon v1.2)" if info.legacy else "") + ").\n\n"
-        + legacy +
-        f"Sizes: {_sizes(info)}.\n\n"
+        title
+        + f"Sizes: {_sizes(info)}.\n\n"
         + _USAGE[info.kind].format(py=info.python_name) + "\n"
     )
 

@@ -1279,14 +1279,18 @@ NB_MODULE(_lwc, m) {
                    "associated_data: Buffer | None, buf: Buffer) -> int"),
            "Like encrypt(), writing ciphertext || tag into `buf`, which must be exactly "
            "len(data) + tag_size bytes long; returns that length. `buf` may start at `data` "
-           "(in-place encryption).")
+           "(in-place encryption) but may share no other memory with `data`, the nonce or "
+           "`associated_data` (ValueError).")
       .def("decrypt_into", &aead_decrypt_into, "nonce"_a.none(), "data"_a.none(), "associated_data"_a.none(), "buf"_a.none(),
            nb::sig("def decrypt_into(self, nonce: Buffer, data: Buffer, "
                    "associated_data: Buffer | None, buf: Buffer) -> int"),
            "Like decrypt(), writing the plaintext into `buf`, which must be exactly "
            "len(data) - tag_size bytes long; returns that length. `buf` may start at `data` "
-           "(in-place decryption).\n\n"
-           "On lwc.InvalidTag, `buf` is all zeros: no unverified plaintext is ever written.")
+           "(in-place decryption) but may share no other memory with `data`, the nonce or "
+           "`associated_data` (ValueError).\n\n"
+           "The plaintext is decrypted into private memory and copied into `buf` only after the "
+           "tag verified, so no unverified plaintext is ever written to `buf`, not even for a "
+           "moment that another thread could observe. On lwc.InvalidTag, `buf` is all zeros.")
       .def_prop_ro("_tag_length", [](const aead_object& s) { return s.tag_len; })
       .def_prop_ro("name", [](const aead_object& s) { return str(s.alg->name); },
                    "The registry name, e.g. 'ascon-aead128'.")
