@@ -86,6 +86,29 @@ def test_tag_lengths_near_the_limits(length):
         lwc.batch.encrypt("ascon-aead128", [bytes(16)], [bytes(16)], [b"m"], tag_length=length)
 
 
+@pytest.mark.parametrize("length", [2**31, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 2**64, -1])
+def test_column_tag_and_output_lengths_near_the_limits(length):
+    pa = pytest.importorskip("pyarrow")
+    import lwc.arrow
+
+    msgs = pa.array([b"a"])
+    with pytest.raises(ValueError):
+        lwc.arrow.encrypt("ascon-aead128", bytes(16), bytes(16), msgs, tag_length=length)
+    with pytest.raises(ValueError):
+        lwc.arrow.decrypt("ascon-aead128", bytes(16), bytes(16), msgs, tag_length=length)
+    if length < 0 or length > 2**62:
+        with pytest.raises((ValueError, OverflowError)):
+            lwc.arrow.hash("ascon-xof128", pa.array([b"a", b"b"]), length)
+        dd = pytest.importorskip("dask.dataframe")
+        pd = pytest.importorskip("pandas")
+        import lwc.dask
+
+        ddf = dd.from_pandas(pd.DataFrame({"p": pd.Series([b"a"], dtype=pd.ArrowDtype(pa.binary()))}),
+                             npartitions=1)
+        with pytest.raises((ValueError, OverflowError)):
+            lwc.dask.hash_column(ddf, "p", "ascon-xof128", length)
+
+
 def test_packed_batch_hash_output_size_does_not_wrap():
     np = pytest.importorskip("numpy")
     # n * length wraps to a small number: the old code allocated that and wrote past it.
