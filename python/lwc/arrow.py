@@ -398,6 +398,9 @@ def _aead(decrypting: bool, name: str, keys: Any, nonces: Any, data: ArrayLike, 
         _check_variable(associated_data, "associated_data")
     if second_keys is not None and not info["second_key_size"]:
         raise ValueError(f"{name}: nonce masking (second keys) is not supported")
+    if not decrypting and n > 1 and isinstance(nonces, (bytes, bytearray, memoryview)):
+        # Checked on the whole column: each chunk of a chunked column may hold a single row.
+        _fixed_buffer(nonces, n, info["nonce_size"], "nonces", one_for_all=False)
     results = []
     for start, chunk in _pieces(data):
         m = len(chunk)

@@ -28,6 +28,9 @@ def test_one_nonce_for_many_rows_is_refused():
     # Chunked input: each chunk is a piece of its own, still refused.
     with pytest.raises(ValueError, match="nonce"):
         lwc.arrow.encrypt(NAME, KEY, bytes(16), pa.chunked_array([msgs, msgs]))
+    one_row_chunks = pa.chunked_array([pa.array([b"x"]), pa.array([b"y"])])
+    with pytest.raises(ValueError, match="nonce"):
+        lwc.arrow.encrypt(NAME, KEY, bytes(16), one_row_chunks)
 
 
 def test_random_nonces_are_fresh():
