@@ -107,7 +107,8 @@ LWC_API int lwc_aead_encrypt_detached(const char* alg, uint8_t* c, uint8_t* tag,
                                       const uint8_t* m, size_t mlen, const uint8_t* ad,
                                       size_t adlen, const uint8_t* npub, const uint8_t* k,
                                       const uint8_t* second_key);
-/* taglen must be the full tag, lwc_abytes(alg); any other length fails. */
+/* taglen must be the full tag, lwc_abytes(alg); any other length fails like a wrong tag (-1,
+ * the clen bytes at m zeroed), with a message naming the expected length. */
 LWC_API int lwc_aead_decrypt_detached(const char* alg, uint8_t* m, const uint8_t* c, size_t clen,
                                       const uint8_t* tag, size_t taglen, const uint8_t* ad,
                                       size_t adlen, const uint8_t* npub, const uint8_t* k,

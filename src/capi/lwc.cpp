@@ -269,7 +269,14 @@ int decrypt_detached(const char* alg, uint8_t* m, const uint8_t* c, size_t clen,
                      bool truncated) {
   return guarded([&] {
     const auto& a = require(alg);
-    if (!truncated) require_full_tag(a, taglen, "lwc_aead_decrypt_detached_truncated()");
+    const bool length_ok = truncated ? taglen >= a.min_tag_size && taglen <= a.tag_size
+                                     : taglen == a.tag_size;
+    if (!length_ok) {
+      // Fails as a wrong tag does: nothing of the output is left.
+      if (m != nullptr) lwc::secure_wipe(m, clen);
+      if (truncated) require_truncated_tag(a, taglen);
+      require_full_tag(a, taglen, "lwc_aead_decrypt_detached_truncated()");
+    }
     const std::size_t second_len = a.second_key_size ? a.second_key_size : 1;
     const lwc::bytes_view second =
         second_key ? lwc::bytes_view(second_key, second_len) : lwc::bytes_view{};
