@@ -135,10 +135,12 @@ TEST(SpanForms, SizesAreExactAndTruncationIsNamed) {
         EXPECT_THROW((void)A::decrypt_detached(key, nonce, ad, ct, short_tag, back),
                      std::invalid_argument);
         EXPECT_TRUE(A::decrypt_detached_truncated(key, nonce, ad, ct, short_tag, back));
-        // The prefix of the full tag is not accepted by the full-tag form either.
+        // The prefix of the full tag is not accepted by the full-tag form either, and fails
+        // as a wrong tag does.
         EXPECT_THROW((void)A::decrypt_detached(key, nonce, ad, ct, lwc::bytes_view(tag).first(t),
                                                back),
                      std::invalid_argument);
+        EXPECT_EQ(back, bytes(pt.size(), 0));
       }
     }
   });
@@ -160,6 +162,7 @@ TEST(RegistryVerifiers, FullTagByDefaultTruncationByName) {
       EXPECT_THROW((void)lwc::aead_decrypt(a, key, nonce, {}, ct,
                                            lwc::bytes_view(tag).first(a.tag_size - 1), back),
                    std::invalid_argument);
+      EXPECT_EQ(back, bytes(msg.size(), 0)) << "a tag of the wrong length leaves plaintext";
       EXPECT_TRUE(lwc::aead_decrypt_truncated(a, key, nonce, {}, ct,
                                               lwc::bytes_view(tag).first(a.min_tag_size), back));
     } else if (a.is_keyed()) {

@@ -324,15 +324,17 @@ inline void aead_encrypt(const algorithm& a, bytes_view key, bytes_view nonce, b
             ad.size(), pt.data(), pt.size(), ct.data(), tag.data(), tag.size());
 }
 
-// Detached AEAD decryption of a full tag (tag.size() must be a.tag_size): true when the tag
-// verifies; otherwise pt is all zeros.
+// Detached AEAD decryption of a full tag: true when the tag verifies; otherwise pt is all
+// zeros. A tag of another size than a.tag_size zeroes pt and throws std::invalid_argument.
 [[nodiscard]] inline bool aead_decrypt(const algorithm& a, bytes_view key, bytes_view nonce,
                                        bytes_view ad, bytes_view ct, bytes_view tag, bytes_span pt,
                                        bytes_view second_key = {}) {
-  if (a.is_aead() && tag.size() != a.tag_size)
+  if (a.is_aead() && tag.size() != a.tag_size) {
+    secure_wipe(pt.data(), pt.size());  // fails as a wrong tag does: nothing of pt is left
     detail::invalid(a, "tag must be the full " + std::to_string(a.tag_size) + " bytes, got " +
                            std::to_string(tag.size()) +
                            " (truncated tags are verified only by aead_decrypt_truncated)");
+  }
   detail::check_aead_args(a, key, nonce, second_key, tag.size());
   detail::check_size(a, "plaintext buffer", pt.size(), ct.size());
   return a.decrypt(key.data(), second_key.empty() ? nullptr : second_key.data(), nonce.data(),
