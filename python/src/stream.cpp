@@ -255,12 +255,38 @@ struct reader {
   object_lock lock;
 };
 
+// The file object is a reference the garbage collector must see: a file object that refers
+// back to its reader or writer (a callback, a traceback kept in it) makes a cycle.
+template <class T>
+int traverse_file(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
+  if (!nb::inst_ready(self)) return 0;
+  Py_VISIT(nb::inst_ptr<T>(self)->file.ptr());
+  return 0;
+}
+
+template <class T>
+int clear_file(PyObject* self) {
+  nb::inst_ptr<T>(self)->file.reset();
+  return 0;
+}
+
+template <class T>
+PyType_Slot file_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(traverse_file<T>)},
+                            {Py_tp_clear, reinterpret_cast<void*>(clear_file<T>)},
+                            {0, nullptr}};
+
+nb::handle file_of(const nb::object& file) {
+  if (!file.is_valid()) throw nb::value_error("the lwc.stream object lost its file object");
+  return file;
+}
+
 }  // namespace
 
 void register_stream(nb::module_& m) {
   invalid_tag_type = m.attr("InvalidTag");
 
-  nb::class_<writer>(m, "_StreamWriter")
+  nb::class_<writer>(m, "_StreamWriter", nb::type_slots(file_slots<writer>))
       .def("__init__",
            [](writer* w, nb::object file, nb::bytes key, std::string algorithm,
               std::size_t chunk_size, unsigned threads) {
@@ -283,7 +309,7 @@ void register_stream(nb::module_& m) {
              const lwc::bytes_view v(static_cast<const std::uint8_t*>(view.buf),
                                      static_cast<std::size_t>(view.len));
              try {
-               py_sink out(w.file);
+               py_sink out(file_of(w.file));
                unlocked([&] { w.enc->write(v, out); });
              } catch (...) {
                PyBuffer_Release(&view);
@@ -300,7 +326,7 @@ void register_stream(nb::module_& m) {
              entered in_call(w.lock, "writer");
              if (w.closed) return false;
              w.closed = true;
-             py_sink out(w.file);
+             py_sink out(file_of(w.file));
              unlocked([&] { w.enc->finish(out); });
              return true;
            })
@@ -313,7 +339,7 @@ void register_stream(nb::module_& m) {
       .def_prop_ro("closed", [](const writer& w) { return w.closed.load(); })
       .def_prop_ro("in_callback", [](const writer& w) { return w.lock.held_here(); });
 
-  nb::class_<reader>(m, "_StreamReader")
+  nb::class_<reader>(m, "_StreamReader", nb::type_slots(file_slots<reader>))
       .def("__init__",
            [](reader* r, nb::object file, nb::bytes key, unsigned threads) {
              ls::options o;
@@ -335,7 +361,7 @@ void register_stream(nb::module_& m) {
                                      static_cast<std::size_t>(view.len));
              std::size_t n = 0;
              try {
-               py_source in(r.file);
+               py_source in(file_of(r.file));
                n = unlocked([&] { return r.dec->read(in, s); });
              } catch (...) {
                PyBuffer_Release(&view);
