@@ -1,6 +1,9 @@
 # RTL cores (hw/): Verilator simulation of the Ascon core at every rounds-per-clock setting and
 # of the Acorn-128 core at four widths (8, 16, 32, 64 bits per clock), against every KAT file of their algorithms and random
-# jobs compared with lwc's C++ core (hw/run-tests.sh; Verilator is installed when missing).
+# jobs compared with lwc's C++ core, protocol cases (every in_bytes value and misplaced in_last,
+# decryptions longer than the output FIFO, the 17-byte aliasing forgery; under random stalls,
+# each followed by a good job) and, on every clock, a zero output bus while out_valid is low
+# (hw/run-tests.sh; Verilator is installed when missing).
 # About 4 minutes on two shared cores, most of it building the models. Synthesis (hw/synth.sh) is not
 # part of it. LWC_HW=0 skips it on a machine without the time (never in CI).
 set -euo pipefail
