@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -15,16 +14,21 @@
 
 namespace lwc {
 
+namespace detail {
+// Spelled out rather than numeric_limits::max(), which device code may not call.
+inline constexpr std::size_t size_max = ~std::size_t{0};
+}  // namespace detail
+
 // False when a * b (or a + b) does not fit in size_t; else the result is stored in out.
 [[nodiscard]] LWC_HD constexpr bool mul_fits(std::size_t a, std::size_t b,
                                              std::size_t& out) noexcept {
-  if (b != 0 && a > std::numeric_limits<std::size_t>::max() / b) return false;
+  if (b != 0 && a > detail::size_max / b) return false;
   out = a * b;
   return true;
 }
 [[nodiscard]] LWC_HD constexpr bool add_fits(std::size_t a, std::size_t b,
                                              std::size_t& out) noexcept {
-  if (a > std::numeric_limits<std::size_t>::max() - b) return false;
+  if (a > detail::size_max - b) return false;
   out = a + b;
   return true;
 }
