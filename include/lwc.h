@@ -134,8 +134,8 @@ LWC_API int lwc_mac(const char* alg, uint8_t* out, size_t outlen, const uint8_t*
  * tag, lwc_abytes(alg). */
 LWC_API int lwc_mac_verify(const char* alg, const uint8_t* tag, size_t taglen, const uint8_t* in,
                            size_t inlen, const uint8_t* k);
-/* Truncated tags (opt-in): taglen from lwc_abytes_min(alg) to lwc_abytes(alg), fixed by the
- * caller. */
+/* Truncated tags (opt-in): taglen from lwc_abytes_min(alg) to lwc_abytes(alg) (a PRF: to 64),
+ * fixed by the caller. */
 LWC_API int lwc_mac_verify_truncated(const char* alg, const uint8_t* tag, size_t taglen,
                                      const uint8_t* in, size_t inlen, const uint8_t* k);
 
@@ -163,7 +163,7 @@ LWC_API int lwc_hash_squeeze(lwc_hash_state* st, uint8_t* out, size_t outlen);
 /* MAC/PRF: 0 when the next taglen output bytes equal tag (constant time); taglen must be the
  * full tag, lwc_abytes(alg). */
 LWC_API int lwc_hash_verify(lwc_hash_state* st, const uint8_t* tag, size_t taglen);
-/* Truncated tags (opt-in): taglen from lwc_abytes_min(alg) to lwc_abytes(alg). */
+/* Truncated tags (opt-in): taglen from lwc_abytes_min(alg) to lwc_abytes(alg) (a PRF: to 64). */
 LWC_API int lwc_hash_verify_truncated(lwc_hash_state* st, const uint8_t* tag, size_t taglen);
 /* dst must not hold a live state (never initialised, or freed); it is refused otherwise. */
 LWC_API int lwc_hash_copy(lwc_hash_state* dst, const lwc_hash_state* src);

@@ -195,6 +195,15 @@ static void test_full_tags_by_default(void) {
   CHECK(lwc_mac_verify_truncated("ascon-mac-v13", mac, 4, msg, 40, key) == 0);
   CHECK(lwc_mac_verify_truncated("ascon-mac-v13", mac, 3, msg, 40, key) == -1);
   CHECK(lwc_mac_verify_truncated("ascon-mac-v13", mac, 17, msg, 40, key) == -1);
+  {
+    /* A PRF's output has no fixed length: its named-length verifier also takes longer tags. */
+    uint8_t prf[65];
+    CHECK(lwc_mac("ascon-prf-v13", prf, sizeof prf, msg, 40, key) == 0);
+    CHECK(lwc_mac_verify_truncated("ascon-prf-v13", prf, 24, msg, 40, key) == 0);
+    CHECK(lwc_mac_verify_truncated("ascon-prf-v13", prf, 64, msg, 40, key) == 0);
+    CHECK(lwc_mac_verify_truncated("ascon-prf-v13", prf, 65, msg, 40, key) == -1);
+    CHECK(lwc_mac_verify("ascon-prf-v13", prf, 24, msg, 40, key) == -1);
+  }
   CHECK(lwc_mac_verify("ascon-hash256", mac, 16, msg, 40, key) == -1);
 
   CHECK(lwc_hash_init(&st, "ascon-mac-v13", key, 16, NULL, 0) == 0);

@@ -73,6 +73,11 @@ struct algorithm {
 
   constexpr bool is_aead() const { return kind == algorithm_kind::aead; }
   constexpr bool is_keyed() const { return key_size != 0; }
+  // The longest tag a truncated (named-length) verifier accepts: the full tag, except for a
+  // PRF, whose output has no fixed length, which may be verified on up to 64 bytes.
+  constexpr std::size_t max_verified_tag_size() const {
+    return kind == algorithm_kind::prf ? 64 : tag_size;
+  }
 };
 
 // Largest hash state of any registered algorithm; storage for `hasher` and the C ABI.
@@ -405,7 +410,7 @@ class hasher {
   // caller's configuration, never the length of whatever tag arrived.
   [[nodiscard]] bool verify_truncated(bytes_view tag) {
     if (!alg_->is_keyed()) detail::invalid(*alg_, "verify needs a MAC or PRF");
-    const std::size_t max = alg_->max_output_size != 0 ? alg_->tag_size : 64;
+    const std::size_t max = alg_->max_verified_tag_size();
     if (tag.size() < alg_->min_tag_size || tag.size() > max)
       detail::invalid(*alg_, "tag must be " + std::to_string(alg_->min_tag_size) + " to " +
                                  std::to_string(max) + " bytes, got " +

@@ -75,13 +75,14 @@ void require_full_tag(const lwc::algorithm& a, std::size_t taglen, const char* t
                                 truncated_call + ")");
 }
 
-// The truncated verifiers' range: the shortest tag the algorithm allows up to the full tag.
+// The truncated verifiers' range: the shortest tag the algorithm allows up to the full tag
+// (a PRF's up to 64 bytes).
 void require_truncated_tag(const lwc::algorithm& a, std::size_t taglen) {
-  if (taglen < a.min_tag_size || taglen > a.tag_size)
+  const std::size_t max = a.max_verified_tag_size();
+  if (taglen < a.min_tag_size || taglen > max)
     throw std::invalid_argument(std::string(a.name) + ": tag must be " +
                                 std::to_string(a.min_tag_size) + " to " +
-                                std::to_string(a.tag_size) + " bytes, got " +
-                                std::to_string(taglen));
+                                std::to_string(max) + " bytes, got " + std::to_string(taglen));
 }
 
 // A named output range and the inputs it must not share memory with; `same` may start at the

@@ -145,7 +145,7 @@ namespace Lwc
 
         /// <summary>True when tag is the first tagLength bytes of the MAC/PRF output of data under
         /// key (constant time). tagLength is the length your protocol fixes (from the algorithm's
-        /// MinTagSize to its OutputSize), never the length of the tag received: a tag of another
+        /// MinTagSize to its OutputSize, for a PRF to 64), never the length of the tag received: a tag of another
         /// length is false. Shorter tags are easier to forge.</summary>
         public static bool VerifyMacTruncated(string algorithm, ReadOnlySpan<byte> key, ReadOnlySpan<byte> data,
             ReadOnlySpan<byte> tag, int tagLength)
@@ -163,11 +163,16 @@ namespace Lwc
                     " bytes", "key");
         }
 
+        // As liblwc's *_truncated calls: MinTagSize to the full tag, and a PRF (whose output has no
+        // fixed length) up to 64 bytes.
+        internal const int MaxPrfTagSize = 64;
+
         internal static void CheckTruncatedLength(AlgorithmInfo info, int tagLength)
         {
-            if (tagLength < info.MinTagSize || tagLength > info.OutputSize)
+            int max = info.Kind == AlgorithmKind.Prf ? MaxPrfTagSize : info.OutputSize;
+            if (tagLength < info.MinTagSize || tagLength > max)
                 throw new ArgumentOutOfRangeException("tagLength", tagLength, info.Name + " tags are " +
-                    info.MinTagSize + " to " + info.OutputSize + " bytes");
+                    info.MinTagSize + " to " + max + " bytes");
         }
 
         // tagLength comes from the caller's configuration, already checked: a tag of another
@@ -568,7 +573,7 @@ namespace Lwc
 
         /// <summary>MAC/PRF: true when tag is the first tagLength bytes of the output so far;
         /// then starts over. tagLength is the length your protocol fixes (from
-        /// Algorithm.MinTagSize to HashLengthInBytes), never the length of a tag
+        /// Algorithm.MinTagSize to HashLengthInBytes, for a PRF to 64), never the length of a tag
         /// received: a tag of another length is false. Shorter tags are easier to forge.</summary>
         public bool VerifyHashAndResetTruncated(byte[] tag, int tagLength)
         {

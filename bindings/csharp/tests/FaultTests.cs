@@ -535,8 +535,12 @@ static partial class Tests
             }
             Throws<ArgumentOutOfRangeException>(() => Hash.VerifyMacTruncated(info.Name, key, data, full, info.MinTagSize - 1),
                 info.Name + ": truncated length below the minimum");
-            Throws<ArgumentOutOfRangeException>(() => Hash.VerifyMacTruncated(info.Name, key, data, full, full.Length + 1),
-                info.Name + ": truncated length above the full tag");
+            int maxTag = info.Kind == AlgorithmKind.Prf ? 64 : full.Length;
+            Throws<ArgumentOutOfRangeException>(() => Hash.VerifyMacTruncated(info.Name, key, data, full, maxTag + 1),
+                info.Name + ": named length above the longest verified tag");
+            if (longer.Length > full.Length)
+                Check(Hash.VerifyMacTruncated(info.Name, key, data, longer, longer.Length),
+                    info.Name + ": a longer PRF tag verifies under its named length");
             var cls = Type.GetType("Lwc." + Registry.PascalCase(info.Name) + ", Lwc");
             var verify = cls == null ? null : cls.GetMethod("Verify", new[] { typeof(byte[]), typeof(byte[]), typeof(byte[]) });
             if (verify != null && full.Length > info.MinTagSize)
