@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The main job: builds lwc and its command-line tool, then demonstrates the tool end to end
 # (keygen, encrypt a sample file, decrypt it, compare, refuse a tampered copy, hash --check)
 # and prints a short benchmark table.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Runs every test of lwc on a fresh machine: installs what is missing, then runs each stage in
 # tests/stages/ in order (C++ release build, sanitizer build, install + consumers, and the
 # stages of the other layers). Stops at the first failing stage.

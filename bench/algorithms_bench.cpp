@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Single-message throughput of every registered algorithm, through the registry's entry
 // points: names <algorithm>/<operation>/<bytes>, operation encrypt|decrypt (32 bytes of AD),
 // hash|xof (32 bytes of output) or mac. Bytes per second count the message bytes.

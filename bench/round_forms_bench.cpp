@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Side-by-side timing of formulations of the Ascon round on one state (no batching), to see
 // how far the single-message permutation is from what this CPU allows:
 //   lwc        the library's lwc::ascon::permute (the form in permutation.hpp: one statement per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc bench: throughput of the registered algorithms on this machine, per backend, as a table
 // and optionally as JSON for tools/plot_bench.py. The operations and their inputs are those of
 // bench/algorithms_bench.cpp (32 bytes of associated data, 32-byte digests), so the figures

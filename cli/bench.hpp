@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Pieces of lwc bench shared with the optional batch-engine backends (bench_batch.cpp).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc bench --batch: the multi-message engine (src/batch), one backend per instruction set.
 // Each operation is one call that processes a whole batch of equal messages; its bytes are
 // the sum of the messages, so MB/s compare with the single-message figures.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc bench --batch in a build without the multi-message engine (src/batch).
 #include "bench.hpp"
 

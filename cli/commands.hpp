@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The subcommands of the lwc tool; main.cpp parses the command line into these options.
 #pragma once
 

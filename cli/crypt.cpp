@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc encrypt / decrypt / keygen: files in the lwc stream format, through the library's
 // lwc::stream (<lwc/stream.hpp>). Output files appear only when complete (output_file);
 // decrypted data reaches standard output only after the whole input verified, by way of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc hash: sha256sum/b3sum-style digests of files with any registered hash or XOF, and
 // checking of such lists (-c). Files are hashed on worker threads, results printed in the
 // order given; each file is read in fixed-size pieces, so memory does not grow with it, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc list: every algorithm in the registry, its sizes, and which lwc commands take it.
 #include <cstdio>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc: the command-line face of the library. Every algorithm choice comes from the registry;
 // the commands live in hash.cpp, crypt.cpp, list.cpp and bench.cpp.
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A progress line on stderr for long runs: only when stderr is a terminal and the input is
 // large (or of unknown size and already large), never otherwise, so that logs and pipes stay
 // clean. Safe to feed from several threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Shared plumbing of the lwc tool: the error type every command throws, file descriptors,
 // complete reads and writes, and output files that appear only once they are complete.
 #pragma once

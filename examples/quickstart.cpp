@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C++ quick start of README.md: encrypt, decrypt, hash, XOF. Built and run by the tests.
 #include <lwc/ascon.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Differential fuzzing of every AEAD of the registry. The input picks the algorithm, the tag
 // length, nonce masking, the key, nonce, associated data and plaintext, one bit to flip, and
 // the shape of a batch. Checked: decryption inverts encryption; the flipped bit (in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Differential fuzzing of every hash, XOF, CXOF, MAC and PRF of the registry. The input picks
 // the algorithm, key, customization string, message, output length, the split points of the
 // message and of the output, and a batch shape. Checked: the output of one update and one read

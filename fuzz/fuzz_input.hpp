@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Shared by the fuzz targets: reads control values and byte strings off the fuzzer's input
 // (running out yields zeros, so every input is usable), and the registry subsets they pick
 // from. A target aborts (__builtin_trap) on a broken property so libFuzzer keeps the input.

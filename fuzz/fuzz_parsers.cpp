@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The readers of untrusted text: the key-file parser of the stream format (lwc::stream::parse_key,
 // which the CLI's keygen/encrypt/decrypt use) and the KAT reader
 // of the test suite (tests/support/kat_reader.hpp). The first input byte picks the parser.

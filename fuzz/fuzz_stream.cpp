@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The stream format's reader (lwc::stream::decryptor) on untrusted bytes. The input is a
 // stream file, decrypted with one fixed master key, pushed in pieces whose sizes the first
 // input byte picks. Properties: every input is either accepted or refused with

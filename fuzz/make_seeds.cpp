@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Writes the seed corpus of the fuzz targets from the KAT files: for every algorithm of the
 // registry a sample of its known-answer records, laid out as fuzz_aead.cpp or fuzz_hash.cpp
 // reads its input (so the fuzzer starts from real key, nonce, message and length mixes), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The master key of fuzz_stream and of its seed streams (fuzz_make_seeds): bytes 0, 1, ..., 31.
 // A fixed, public key: the target exercises the reader, not secrecy.
 #pragma once

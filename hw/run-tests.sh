@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Simulates the RTL cores of hw/ with Verilator and compares every output with lwc's C++ core.
 #
 #   hw/run-tests.sh                         every KAT file of the cores' algorithms and random

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Synthesis figures of the RTL cores, and of the designers' Ascon cores through the same flow.
 #
 #   hw/synth.sh [ASCON_VERILOG_DIR]      (or ASCON_VERILOG_DIR=...; skipped when absent)

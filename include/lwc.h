@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* lwc C ABI: every algorithm of the lwc registry behind generic entry points that take the
  * algorithm's name ("ascon-aead128", "ascon-hash256", ...; see lwc_algorithm_name()).
  *

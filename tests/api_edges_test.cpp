@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C++ core at its edges, over every algorithm of the list: incremental encryptors refuse
 // use after finalize and have wiped their state and key by then; the span forms take exact
 // sizes (the full tag) unless a *_truncated form names the tag length; the registry's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The C ABI from plain C99: every registered AEAD round-trips and rejects a forgery with a
  * zeroed output; known answers for ascon-aead128 and ascon-hash256; incremental hashing equals
  * one-shot; bad arguments fail with a message instead of crashing; verifiers take full tags

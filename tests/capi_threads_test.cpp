@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C ABI's state objects used from several threads at once: a call that finds a hash state
 // or a stream handle in use by another thread is refused (-1, "in use"), never interleaved
 // into it, and the state stays usable afterwards; freeing races with use without a crash.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The permutation and the modes are constexpr: these known answers are computed by the
 // compiler, so a wrong constant or round breaks the build, not just a test run.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Compiles the core headers as device code: one definition of each primitive and mode must
 // serve the CPU and CUDA kernels alike. Built only; it needs no GPU.
 #include <lwc/ascon.hpp>

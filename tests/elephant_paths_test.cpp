@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Elephant's host paths give the same bytes as its one-block-at-a-time form (run_blockwise, the
 // form of constant evaluation and device code): the batched calls 256 at a time in AVX2 words
 // (avx2), 64 at a time in 64-bit words with single calls through pext (bmi2), and the portable

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The two host code paths of the Ascon modes (portable loops, and the same loops compiled for
 // BMI1/BMI2, chosen at run time) give the same bytes: every registered Ascon algorithm, random
 // keys and inputs of random lengths, one-shot and incremental (the one-shot calls switch path

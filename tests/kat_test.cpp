@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The one KAT driver: for every registered algorithm, every vector file named after it under
 // tests/vectors/ is run through the registry's generic entry points (the same ones the C ABI,
 // Python package and CLI use). AEAD records are checked both ways; records marked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Properties every algorithm must have, checked on all registered algorithms:
 // incremental == one-shot for every split point of inputs up to three blocks plus one byte;
 // any single flipped bit of key, nonce, AD, ciphertext or tag fails decryption and leaves

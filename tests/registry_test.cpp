@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The registry's own invariants, and the error reporting of its generic entry points.
 #include <gtest/gtest.h>
 

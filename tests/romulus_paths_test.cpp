@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Romulus' host paths of SKINNY-128-384+ give the same bytes: the portable code, the vector
 // rounds compiled for AVX2, and the same compiled for AVX-512VL with GFNI (tweakey schedules
 // and the counter word stepped with gf2p8affineqb), each selected in turn where the CPU runs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Sourced by the test stages that configure a build folder (10, 20, 60, 65, 70), also when a
 # stage runs alone. lwc_generator DIR: the CMake generator for a new build folder: Ninja, which
 # compiles the targets' sources side by side, where make finishes one target's prerequisites

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Sourced by run.sh and test.sh: installs the Debian packages lwc builds with, when missing.
 lwc_missing=()
 command -v cmake >/dev/null || lwc_missing+=(cmake)

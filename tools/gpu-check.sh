@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # On a machine with an NVIDIA GPU: runs the CUDA engine's GPU tests, the Python device="cuda"
 # tests (CuPy and PyTorch arrays, where the module was built), a compute-sanitizer pass and
 # the GPU benchmark, and writes logs and results to OUTDIR (default build/gpu/results).

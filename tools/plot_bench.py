@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Plots the JSON written by `lwc bench --json FILE`: throughput (MB/s) against message size,
 one line per algorithm, operation and backend.
 

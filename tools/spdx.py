@@ -21,7 +21,8 @@ HASH = ("#", "")
 BLOCK = ("/*", " */")
 XML = ("<!--", " -->")
 BY_SUFFIX = {
-    ".hpp": SLASH, ".cpp": SLASH, ".h": SLASH, ".c": SLASH, ".cu": SLASH, ".cuh": SLASH,
+    ".hpp": SLASH, ".cpp": SLASH, ".cu": SLASH, ".cuh": SLASH,
+    ".h": BLOCK, ".c": BLOCK,  # C headers and tests stay valid C89 for consumers that ask for it
     ".cs": SLASH, ".v": SLASH, ".def": SLASH,
     ".py": HASH, ".pyi": HASH, ".sh": HASH, ".cmake": HASH, ".toml": HASH, ".pc": HASH,
     ".map": BLOCK, ".csproj": XML,

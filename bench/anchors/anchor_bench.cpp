@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc against other implementations of the same algorithms ("anchors", listed in anchors.def),
 // in one process: names <algorithm>/<operation>/<bytes>/<implementation>, where the
 // implementation is "lwc" or an anchor's id, operation encrypt (32 bytes of AD), hash, xof or

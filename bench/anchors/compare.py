@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc against its anchors: runs lwc_anchor_bench and prints a markdown table of medians.
 
     python3 bench/anchors/compare.py [--program build/bench/anchors/lwc_anchor_bench]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Batch engine throughput: names batch/<algorithm>/<operation>/<bytes>/<backend>/<threads>.
 // Each iteration processes a whole batch of 2^14 messages of <bytes> bytes, or fewer where
 // those would exceed 64 MiB (4096 messages of 16 KiB), AEADs with 32 bytes of associated data,

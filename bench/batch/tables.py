@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Markdown tables for docs/performance-batch.md from lwc_batch_bench JSON output.
 
     lwc_batch_bench --benchmark_repetitions=5 --benchmark_format=json > run.json

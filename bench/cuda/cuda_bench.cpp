@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Throughput of the CUDA engine (docs/cuda.md): kernel-only (device buffers, CUDA events
 // around the kernels of one call) and end to end from host memory (pageable and pinned, wall
 // clock around the host API call), for every algorithm, message sizes 64 .. 16384 bytes and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.arrow against lwc.batch on numpy arrays and against Python loops of single calls.
 
 Ascon-AEAD128, a key and a nonce per row, no associated data, two shapes: 10^6 rows of

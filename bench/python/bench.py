@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Per-call time and throughput of the lwc Python package next to the C++ core.
 
 Runs the C++ benchmark (build/py-bench/cmake/bench/lwc_bench, names

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.dask.encrypt_column on a distributed.LocalCluster: one worker process against two.
 
 The column (--rows rows of --size bytes in --partitions partitions, Arrow-backed) is made by

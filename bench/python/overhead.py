@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """What the Python layer adds: lwc.batch on lists against a loop of single calls and against
 numpy arrays, and one-shot calls against the C++ core and hashlib, side by side in one process.
 

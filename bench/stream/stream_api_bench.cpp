@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // One timed pass of the C++ stream API over a file, as an application would write it: read()
 // the input in 64 KiB pieces (the size shutil.copyfileobj uses) and push each into an
 // lwc::stream::encryptor (or decryptor) whose sink is the output file. Driven by

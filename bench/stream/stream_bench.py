@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Throughput of the lwc stream format through its three faces, side by side, on one file in
 the page cache: `lwc encrypt` (the tool), the C++ API pushed in 64 KiB pieces
 (lwc_stream_api_bench), and Python's shutil.copyfileobj into lwc.stream.open(..., "wb"). Each

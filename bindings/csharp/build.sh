@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds OUTDIR/Lwc.dll with Mono's C# compiler (mcs; CSC=csc to use another).
 #   bindings/csharp/build.sh OUTDIR [LIBDIR]
 # LIBDIR: the directory of liblwc.so (default: $LWC_LIBDIR, else the loader's search path).

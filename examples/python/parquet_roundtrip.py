@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Encrypt one column of a Parquet file with lwc.arrow, write it, read it back and decrypt it.
 
     python examples/python/parquet_roundtrip.py [directory]

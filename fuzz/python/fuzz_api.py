@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Atheris fuzzer over lwc's Python API: random calls into lwc, lwc.batch, lwc.stream and
 lwc.arrow with random argument types, sizes near the limits and overlapping buffers
 (memoryview slices of one bytearray). Any Python exception is fine; a crash (or an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Acorn-128 v3 core (CAESAR final portfolio): encryption and decryption-verification with the
 // 128-bit tag, BITS_PER_CLOCK (8, 16, 32 or 64) state-update steps per clock.
 //

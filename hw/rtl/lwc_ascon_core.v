@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Ascon core (NIST SP 800-232): Ascon-AEAD128 encryption and decryption-verification with the
 // full 128-bit tag, Ascon-Hash256 and Ascon-XOF128, one job after another.
 //

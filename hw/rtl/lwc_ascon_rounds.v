@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Ascon-p rounds, combinational: ROUNDS_PER_CLOCK rounds of the NIST SP 800-232 permutation
 // applied in one clock, starting at round index `first_round` (0..11; p^12 starts at 0, p^8 at 4).
 // Rounds whose index would pass 11 are bypassed, so an unrolling that does not divide 8 (3 or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Ascon (AEAD128, Hash256, XOF128) stream engine: the core followed by its commit FIFO. Jobs enter on one valid/ready
 // stream and leave on another, back to back: the core starts the next job while the FIFO still
 // drains the previous one's output. See lwc_ascon_core.v for the word format of both streams.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Output FIFO with commit and rollback, the release gate of decryption.
 //
 // A core writes words at the write pointer; the reader sees only words up to the commit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Place-and-route shells for the fmax figures of hw/synth.sh: every input of a core comes from
 // a register of a serial chain and every output goes to a register, folded into one pin, so the
 // design needs four pins and the reported fmax is the core's own register-to-register path.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Tables of docs/HARDWARE.md from what the scripts printed.
 
     hw/synth/table.py RESULTS.txt... [--cycles hw/build/*.out]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The test bench's software side: jobs, what the C++ core of lwc expects of them, KAT files and
 // random jobs. Compiled once, without Verilator, and linked into every simulation binary.
 #pragma once

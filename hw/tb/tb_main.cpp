@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Verilator test bench of one stream engine (lwc_ascon_stream or lwc_acorn_stream, one
 // parameter setting per binary): runs KAT files and random jobs back to back through the
 // simulated hardware and compares every output word with the KAT file or with lwc's C++ core.

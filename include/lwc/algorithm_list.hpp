@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The one list of lwc's algorithms, as C++ types. Everything else is generated from it: the
 // run-time registry (registry.hpp) that the C ABI, Python, the CLI, the KAT driver and the
 // benchmarks iterate; the batch engine's job-by-job path and the CUDA engine's kernels, which

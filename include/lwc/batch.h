@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The CPU batch engine of lwc, C declarations: many independent messages at once, in SIMD
  * lanes (portable, AVX2, AVX-512, picked at run time) and across threads. Each job has its
  * own key, nonce, associated data and length; the results equal the single-message

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The CPU batch engine: many independent messages at once, in SIMD lanes (portable, AVX2 x4,
 // AVX-512 x8, picked at run time) and across threads. It runs every algorithm of the registry
 // (lwc::algorithms()): those with a lane kernel for the chosen backend in SIMD lanes (the Ascon

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The CUDA batch engine: many independent messages at once on an NVIDIA GPU, one thread per
 // message, for every algorithm of the registry. The jobs and their checks are those of the
 // CPU batch engine (<lwc/jobs.hpp>): packed buffers plus offsets, a key and nonce per job,

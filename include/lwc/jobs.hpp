@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The jobs of lwc's multi-message engines: the CPU batch engine (<lwc/batch.hpp>) and the CUDA
 // engine (<lwc/cuda.hpp>) take the same job layouts, name the algorithm the same way and check
 // the same sizes. Every job has its own key, nonce, associated data and length.

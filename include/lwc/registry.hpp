@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The algorithm registry: each algorithm of algorithm_list.hpp described at run time (name,
 // kind, sizes, and type-erased entry points generated from its C++ class), so that the KAT
 // driver, the benchmarks, the C ABI, the Python package, the CLI and the engines' front ends

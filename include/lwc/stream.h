@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* lwc stream format (docs/stream-format.md) from C: files that `lwc encrypt` writes and
  * `lwc decrypt` reads, built from pieces of any size. The state is an opaque handle; data goes
  * in with lwc_stream_push() and comes out into the caller's buffer, whose size is bounded by

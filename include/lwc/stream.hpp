@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Streaming authenticated encryption in the lwc stream format (docs/stream-format.md): the
 // STREAM construction over any AEAD of the registry that the format admits, with a chunk
 // counter and a last-chunk flag in every nonce, so that truncation, reordering, duplication

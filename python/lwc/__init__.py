@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc: lightweight cryptography, all ten families: Ascon (NIST SP 800-232, and the legacy
 Ascon v1.2 family), Acorn and the NIST LWC finalists.
 

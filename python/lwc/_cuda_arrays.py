@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.batch on CUDA arrays: the jobs run where the arrays are, nothing goes through the host.
 
 Outputs are allocated on the messages' device by the messages' array library (PyTorch for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 from typing import Any, Optional
 
 from _typeshed import ReadableBuffer, WriteableBuffer

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Apache Arrow columns in, Arrow columns out: lwc's CPU batch engine over whole columns.
 
 Needs ``pyarrow`` (``pip install "lwc-crypto[arrow]"``) and ``numpy``.

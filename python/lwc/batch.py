@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Many independent messages at once: lwc's CPU batch engine (SIMD lanes and threads), or its
 CUDA engine with ``device="cuda"``.
 

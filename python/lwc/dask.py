@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Columns of a ``dask.dataframe``, partition by partition, through ``lwc.arrow``.
 
 Needs ``dask[dataframe]`` (``pip install "lwc-crypto[dask]"``). Columns are Arrow-backed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Files in the lwc stream format (docs/stream-format.md), the format of ``lwc encrypt``.
 
     key = lwc.stream.load_key("my.key")            # or lwc.stream.generate_key()

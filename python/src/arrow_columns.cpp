@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc.arrow's AEAD path: Arrow binary columns straight into the batch engine and back.
 //
 // lwc/arrow.py hands over the column's own buffers (values, 32- or 64-bit offsets as Arrow

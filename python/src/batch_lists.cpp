@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc.batch on lists of bytes-like objects: the jobs point straight into the Python objects
 // (bytes read in place, other buffers through the buffer protocol), every result is one bytes
 // object allocated before the run and written by the engine with the GIL released, so a

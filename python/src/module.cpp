@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc._lwc: the registry, one AEAD class and the hash-object classes (Hash, XOF, MAC, PRF).
 // Each class takes its algorithm from the `_lwc_algorithm` attribute of the Python subclass it
 // is instantiated through, so lwc/__init__.py only has to create one named subclass per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Python names derived from registry names, shared by the extension (which hands them to the
 // pure-Python layer) and the stub generator, so that the classes created at import time and
 // the names in the installed .pyi cannot drift apart.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The extension's face of lwc's checked size arithmetic (lwc/common/checked.hpp): every product
 // or sum of sizes a caller controls goes through these, and an overflow becomes Python's
 // OverflowError naming what was being sized, never a wrapped allocation size.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc._lwc's side of lwc.stream: an encryptor that writes to a Python file object and a
 // decryptor that reads from one, over lwc::stream (src/stream). The stream runs with the GIL
 // released; only the calls into the file object take it back, so the workers seal chunks

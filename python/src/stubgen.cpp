@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Writes lwc/__init__.pyi from python/stubs/__init__.pyi.in, replacing its marker lines with
 // one class per registry entry, so the installed stubs list exactly the classes that
 // lwc/__init__.py creates at import time (same naming rule: naming.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The boundary between the batch front end (batch.cpp, compiled for the baseline CPU) and the
 // backends (one translation unit per instruction set). Only plain data and function pointers
 // cross it, so no inline code compiled for one instruction set is shared with another.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The AVX2 backend: the engine over four 64-bit lanes per register, two registers per state
 // word (eight messages in flight per thread). This unit alone is compiled with -mavx2; the
 // dispatcher calls it only after CPUID and XGETBV say AVX2 runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The AVX-512 backend: the engine over eight 64-bit lanes per register with vpternlogq and
 // vprorq, two registers per state word (sixteen messages in flight per thread). This unit
 // alone is compiled with -mavx512f -mavx512bw; the dispatcher calls it only after CPUID and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The portable backend: the engine over plain arrays of 64-bit words, compiled for the
 // baseline CPU. It is always available and is the fallback of the dispatcher.
 #define LWC_SIMD_NS portable

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C++ API of the batch engine: argument checks, the job layouts (span of jobs, packed
 // buffers) turned into the engine's job descriptors, and the threads. Compiled
 // for the baseline CPU; the backends are reached only through dispatch.hpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C ABI of the batch engine (include/lwc/batch.h) on top of the C++ front end: every
 // exception becomes -1 with its message in lwc_error_message(), and nothing is written when an
 // argument is rejected.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Compiled for the baseline CPU: the only place that decides whether an instruction-set
 // backend may be called.
 #include "dispatch.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Which backend runs: the compiled-in backends the CPU and OS support, fastest first, and the
 // default (the fastest, or the one LWC_BACKEND names). Computed once per process; afterwards
 // read-only, so concurrent callers share it safely.

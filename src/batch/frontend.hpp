@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The layout-independent part of the batch front end, shared by the C++ API (batch.cpp) and
 // the C ABI (batch_capi.cpp): backend lookup, the choice between a backend's lane kernel and
 // the job-by-job path, and the thread split.

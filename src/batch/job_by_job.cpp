@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Every algorithm the chosen backend has no lane kernel for, job after job through its registry
 // entry (the single-message core behind a function pointer): no per-algorithm code, so a new
 // registry entry runs here with no edit. Compiled for the baseline CPU like the front end: the

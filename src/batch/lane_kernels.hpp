@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The lane kernels of one backend, and its entry table. Included once by each backend
 // translation unit (backend_*.cpp) after it has defined LWC_SIMD_NS and its lane-vector types,
 // so that everything here is compiled with that unit's instruction set and stays inside its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The thread's last C ABI error (lwc_error_message()), shared by every translation unit of
 // liblwc.so: the single-message calls, the stream handles and the batch engine's C ABI.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C ABI: thin, exception-free wrappers over the registry's checked entry points. Every
 // argument error becomes -1 with a message for lwc_error_message(); nothing throws across
 // the C boundary.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C ABI of the stream format (include/lwc/stream.h) over lwc::stream: a handle holds an
 // encryptor or a decryptor; each push writes what became ready into the caller's buffer
 // through a sink that checks the capacity. Nothing throws across the C boundary.

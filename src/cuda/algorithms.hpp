@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The algorithms of the CUDA engine: every entry of the algorithm list, with the sizes of its
 // registry entry (never restated here). `algo` is the entry's position in the list, the index
 // of the launch table (launch.hpp) and of the host emulation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C++ API of the CUDA engine (<lwc/cuda.hpp>): argument checks (the messages of the CPU
 // batch engine), the device-pointer calls that only queue a kernel, and the host-memory calls
 // that run the chunked pipeline of pipeline.hpp over the CUDA runtime. Host code only: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Runs the CUDA engine's kernel bodies on the host: the warp engine warp after warp for the
 // algorithms with the warp trait, the one-thread-per-job body thread after thread for all
 // others, chosen exactly as the launchers choose (kernel.cuh). The CPU tests use it to check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The kernels: a grid of warps, each running the warp engine of warp_engine.hpp on its range of
 // jobs with one thread per lane, for algorithms with the warp trait; a grid of threads, one job
 // each, for all others (thread_jobs.hpp). Included by the shard translation units

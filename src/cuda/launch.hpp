@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The kernel launchers, callable from host code compiled by any C++ compiler. Every algorithm
 // of the list has one: its warp kernel where it has the trait (warp_engine.hpp), else the
 // one-thread-per-job kernel (thread_jobs.hpp). They are instantiated from the list in

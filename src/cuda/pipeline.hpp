@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The host-memory path of the CUDA engine: a batch is cut into chunks of jobs; each chunk is
 // gathered into a pinned buffer (CPU copies on a few threads, or nothing when the caller's
 // memory is already pinned), copied to the device, run, copied back and scattered into the

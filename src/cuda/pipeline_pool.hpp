@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The host API's pipelines, kept between calls: allocating pinned memory and streams costs far
 // more than a batch. One pipeline serves one caller at a time; callers with the same device
 // and settings reuse an idle one. At most `max_kept` pipelines per device are kept: past that,

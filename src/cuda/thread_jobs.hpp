@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The generic kernels' body: one thread per job, running the single-message core (its headers
 // are LWC_HD) directly on the job's bytes. Every algorithm of the list has it, so every
 // algorithm runs on the GPU; those with a warp kernel (warp_engine.hpp, which stages the bytes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The engine inside every lwc CUDA kernel, written once for the GPU and for a host emulation
 // that the CPU tests run. One thread (lane) owns one job at a time and takes the next job of
 // its warp's range as soon as it finishes; the warp moves the bytes of all 32 lanes between

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The argument checks of both engines (CPU batch, CUDA), written once over <lwc/jobs.hpp> and
 // the registry: every size an algorithm has comes from its registry entry, never restated.
 // Each check throws std::invalid_argument naming the algorithm (and the job, for spans of

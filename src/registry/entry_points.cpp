@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The registry's entry points (lwc::detail::entry_points<A>, see registry.hpp), compiled once
 // for every algorithm of the list. Every other translation unit of this build sees only their
 // declarations (LWC_REGISTRY_COMPILED) and links them from here: a unit that iterates the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Ascon permutation on V::lanes independent states at once, each state held as five lane
 // vectors (one per state word), for any lane-vector type V (vec_portable.hpp, vec_avx2.hpp,
 // vec_avx512.hpp). It is the bitsliced round of include/lwc/ascon/permutation.hpp with the

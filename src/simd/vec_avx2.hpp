@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // AVX2 lane vectors: four 64-bit lanes in one __m256i (vec), or eight 32-bit lanes (vec32).
 // Rotations are two shifts and an OR (AVX2 has no rotate), or one byte shuffle where the
 // distance is a whole number of bytes. Include only from a translation unit compiled with -mavx2 whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // AVX-512 lane vectors: eight 64-bit lanes in one __m512i (vec), or sixteen 32-bit lanes
 // (vec32), with the three-input logic instruction (vpternlogq/d) for every two-operation step
 // of the S-boxes and linear layers, and the native rotates (vprorq/d). Needs AVX-512F and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Shared by the lane-vector headers: the inlining markers and the lane-vector concepts.
 // Everything in a backend translation unit must be inlined into that unit's own entry points
 // or live in its own namespace; see vec_avx512.hpp for why.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Two lane vectors used as one: every operation is issued for both halves, so each step
 // offers the out-of-order core two independent copies of the permutation. On the AVX-512 and
 // AVX2 backends this keeps the vector ports busier than one register per state word does

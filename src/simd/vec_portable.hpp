@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Portable N-lane vectors: N independent 64-bit words (vec) or 32-bit words (vec32) in a plain
 // array. They run on any CPU and any byte order; the compiler may map them onto whatever
 // baseline SIMD the target has.

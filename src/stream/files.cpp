@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The POSIX side of the stream format: random salts and keys (getrandom), key files with the
 // permission checks of lwc, file-descriptor sources and sinks, and the whole-file helpers.
 // Every file written here (key files, encrypted and decrypted files) is written to a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A fixed set of worker threads that run the items of one job at a time while the thread that
 // submitted it goes on (reading the next input, writing the previous output).
 #pragma once

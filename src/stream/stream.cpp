@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The compiled part of the lwc stream format: chunks travel in batches of about 512 KiB; while
 // the workers seal or open one batch (the batch engine's SIMD lanes when it runs the
 // algorithm), the calling thread fills the other and emits the one before. Push and pull,

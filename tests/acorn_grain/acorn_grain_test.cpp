@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Acorn-128 and Grain-128AEADv2, beyond the registry-wide KAT and property suites:
 // - the incremental encryptors against the one-shot calls, for every split point;
 // - both code paths of each (portable; BMI2, and PCLMULQDQ for Grain) on the KAT files and on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Constant-time check in the style of ctgrind: key, nonce, associated data, plaintext and tag
 // are marked undefined for valgrind's memcheck, which then reports every branch and every
 // memory address that depends on them. Run under valgrind --error-exitcode=1, once per code

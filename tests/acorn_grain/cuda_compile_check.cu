@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Compiles Acorn-128 and Grain-128AEADv2 as device code (the portable path; the x86 one is
 // host-only). Built only; it needs no GPU.
 #include <lwc/acorn/acorn128.hpp>

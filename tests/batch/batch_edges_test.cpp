@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The batch engine's C++ API at its edges: sizes whose products wrap (n * out_len, n * tag_len)
 // are refused before anything is read or written; outputs that overlap inputs are refused
 // with a message naming the buffers (exactly in place excepted); the default tag is the full

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The generic batch harness: every backend this CPU runs, with one and several threads,
 // against the single-message core (the KAT-verified reference), on random batches of mixed
 // lengths; tampering with one job fails that job only; the packed layout equals the span

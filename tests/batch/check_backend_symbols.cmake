@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Fails when a backend object file defines an external symbol outside its own namespace
 # lwc::simd::<backend>. Such a symbol (an inline function or template instantiated there) is
 # compiled with that backend's instruction set; if another unit defines the same symbol, the

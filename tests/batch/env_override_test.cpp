@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Run by ctest once per backend with LWC_BACKEND set: the variable picks the default backend
 // when this CPU runs that backend (and is ignored otherwise, since forcing a backend the CPU
 // lacks would fault), and a batch through the default backend equals the core.

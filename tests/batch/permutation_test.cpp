@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Each backend's lane-parallel permutation against the core's p^12, p^8, p^6, on random
 // states, including counts that leave lanes of the last group empty.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """A second, independent implementation of what the lwc tool computes, in plain Python: the
 Ascon permutation and modes it needs (Ascon-AEAD128, Ascon-128/128a/80pq, Ascon-Hash256,
 Ascon-XOF128, Ascon-CXOF128), written from the specifications, and the lwc stream format

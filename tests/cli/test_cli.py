@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """End-to-end tests of the lwc command-line tool, run by ctest (tests/cli/CMakeLists.txt).
 
 Environment: LWC_BIN (the lwc binary), LWC_SOURCE_DIR (the repository, for the format

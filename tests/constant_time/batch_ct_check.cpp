@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Constant-time check of the batch engine: for every registered algorithm and every batch
 // backend this process can run, keys, nonces, associated data, messages, ciphertexts and tags
 // are marked secret, so the checker (valgrind memcheck, or MemorySanitizer in the LWC_CT_MSAN

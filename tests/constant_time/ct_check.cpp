@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Constant-time check: keys, nonces, plaintexts, ciphertexts and tags are marked secret, so
 // the checker (valgrind memcheck, or MemorySanitizer in the LWC_CT_MSAN build: see
 // secret_marking.hpp) reports any branch or memory index that depends on them. Every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Forced into every translation unit of the MemorySanitizer constant-time build
 // (-DLWC_CT_MSAN=ON; the library never includes it). Clang 14's MSan has no shadow rule for a
 // few instructions that take an immediate (vpternlog, gf2p8affineqb, pclmulqdq): it checks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The replacements of msan_intrinsics.hpp equal the instructions they stand for: every
 // immediate of vpternlog{q,d}, gf2p8affineqb (512 and 128 bits) on random matrices and a few
 // immediates, pclmulqdq for all four half selections, pshufb (three widths), vpermb and vpermw

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // How the constant-time checks mark data as secret. Two checkers, one program:
 // - valgrind memcheck (the default build): secrets are made "undefined" with its client
 //   requests, and memcheck reports every branch and memory address that depends on them;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Consumer smoke test of the installed CPU batch engine: a small batch of Ascon-Hash256 jobs
 // gives the digests of the single-message code.
 #include <lwc/batch.hpp>

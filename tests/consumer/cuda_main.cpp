@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Consumer smoke test of the installed CUDA engine: it links, and reports whether a GPU can be
 // used (no GPU is needed for this program to pass).
 #include <lwc/cuda.hpp>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Consumer smoke test of liblwc.so from C. */
 #include <stdio.h>
 

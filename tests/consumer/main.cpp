@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Consumer smoke test: the installed headers work and give the known Ascon-Hash256 of "".
 #include <lwc/lwc.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Random and known-answer batches for the CUDA engine's tests, with the results the portable
 // core gives for every job. Buffers start at a chosen offset from a 16-byte boundary so that
 // every alignment the packed form allows is exercised; the bytes in front of each buffer

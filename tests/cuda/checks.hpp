@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The checks shared by the emulation tests and the GPU tests: a batch is run by some engine
 // (the host emulation, the device-pointer API, the host-memory API) and every output byte,
 // tag, verdict and guard is compared with the portable core's results.

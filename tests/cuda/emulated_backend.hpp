@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A stand-in for the CUDA runtime under the host pipeline: "device" memory is host memory,
 // kernels are the warp engine's host emulation, and every copy or kernel is queued on its
 // stream and only carried out when the pipeline waits for that stream, as a GPU may do. A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The CUDA kernels' bodies run on the host and compared with the portable core, for every
 // algorithm of the list: the warp engine (src/cuda/warp_engine.hpp) lane by lane where the
 // algorithm has a warp kernel, the one-thread-per-job body (src/cuda/thread_jobs.hpp) thread by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The CUDA engine on a real device, through its public API (<lwc/cuda.hpp>): the KAT files,
 // random batches of every shape (device pointers on a stream, host memory pageable and
 // pinned), batches of up to 2^20 jobs of mixed lengths up to 16 KiB with tampered jobs, all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The KAT files as CUDA-engine batches: the records of a file that share a tag length (AEADs)
 // or an output length (XOFs) become one packed batch, run through the same entry points as the
 // random batches.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The host-memory path (chunking, staging layout, offsets rebased per chunk, alignment kept,
 // scatter of results) run on the emulated backend: results must equal the portable core for
 // every chunk size, stream count and memory kind, with several chunks in flight.

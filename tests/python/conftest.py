@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Shared helpers of the Python suite: the KAT reader (same format and file-to-algorithm rule
 as tests/support/kat_reader.hpp and tests/kat_test.cpp) and the hypothesis profile."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """AEAD classes: the pyca/cryptography-style API, round trips and tampering on random inputs,
 caller buffers, every kind of bytes-like input, and bad input."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The package surface: classes generated from the registry, the naming rule, type stubs and
 py.typed, docstrings shown by help(), and the installed distribution."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.arrow against the single-message classes: random columns of mixed lengths (0..16 KiB)
 with nulls, sliced and chunked arrays, tampering, and bad input."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.batch against the single-message classes: every batch algorithm, every backend this CPU
 runs, one and two threads, lists and numpy arrays, mixed lengths, tampering and bad input."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.batch with device="cuda", and the detached form of the tags.
 
 Without a GPU: the device argument, the RuntimeError of a build without the CUDA engine or of a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.arrow and lwc.dask: no nonce shared by two rows, nulled rows never reported as
 verified, authenticated nulls on request, partitions whose key ids are all null."""
 

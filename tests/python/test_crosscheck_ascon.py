@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Cross-check against the `ascon` package from PyPI (the designers' pure-Python Ascon v1.2
 code, a test dependency) on random inputs of random lengths. It is first checked against our
 KAT files, so that a mismatch later points at lwc and not at the oracle."""

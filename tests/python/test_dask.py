@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.dask on a two-process LocalCluster: a column encrypted, decrypted and hashed partition by
 partition, keys looked up on the workers by id and never present in the task graph."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The rules at the edges of the Python API: verifiers take their tag length from
 configuration, sizes never wrap, *_into refuses overlapping buffers and never shows
 unverified plaintext, columns never share a nonce and never report a nulled row as verified,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Hash, XOF, MAC and PRF objects: the hashlib (PEP 452) interface, incremental == one-shot,
 copy(), the read() stream, verify(), lwc.new(), and bad input."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Every KAT file the C++ suite uses (tests/vectors/**), driven through the Python API."""
 
 from __future__ import annotations

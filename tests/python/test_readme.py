@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The README's Python quick start runs as written."""
 
 from __future__ import annotations

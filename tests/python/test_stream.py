@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.stream: the documented vectors, file-object behaviour, tampering, key files, and the
 lwc tool on the other side when one is found (LWC_BIN, PATH, or a build folder)."""
 

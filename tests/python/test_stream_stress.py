@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.stream's reader and writer under threads and hostile file objects: several threads on one
 object, file callbacks (the sink's write(), the source's read()/readinto()) that re-enter the
 object, write to it, close it, raise, or keep what they were given. Nothing may crash; a

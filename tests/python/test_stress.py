@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Stateful objects under threads and re-entry: hash, XOF, MAC and PRF objects, AEAD objects,
 *_into calls and batch calls sharing their inputs. Never a crash or a deadlock, results
 equal to a serial run, and a clear error where a call cannot be served.

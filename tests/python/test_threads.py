@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Thread safety (shared AEAD and hash objects) and the release of the GIL on large inputs."""
 
 from __future__ import annotations

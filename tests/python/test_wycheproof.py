@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Project Wycheproof's Ascon AEAD vectors (tests/vectors/wycheproof, 828 vectors) through the
 Python API: the pyca-style AEAD classes and the batch functions. Valid vectors must encrypt to
 their ciphertext and tag and decrypt back (also as one batch on every CPU backend); invalid ones must raise InvalidTag with the output

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Release build of everything with all warnings as errors, then every C++/C test.
 set -euo pipefail
 # The CUDA kernels (when nvcc is found) for sm_90 here and as compute_80 PTX in the Python

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The whole C++/C suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 # Line tables only (-g1): the sanitizers' reports still name function, file and line, and the

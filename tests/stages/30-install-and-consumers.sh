@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Installs lwc into a scratch prefix and builds three consumers against it: find_package,
 # add_subdirectory and pkg-config (plain C). Also checks that the C ABI exports only lwc_*.
 set -euo pipefail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The Python package: a fresh virtual environment, `pip install .` from the repository root
 # (scikit-build-core and nanobind from PyPI, the system CMake) with the test dependencies,
 # then the pytest suite in tests/python.

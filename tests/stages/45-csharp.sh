@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The C# binding (bindings/csharp): Mono's mcs when missing, liblwc.so and the lwc tool (from
 # stage 10's build when it is there), Lwc.dll, the console test runner (every KAT file, tamper
 # and bad-input tests, lwc files in both directions with the tool, fault tests: lying input

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # ThreadSanitizer: one shared key and one keyed-hash object used by several threads, and the
 # batch engine called from several threads at once on every backend (tests/threads). Only
 # that target is built: the rest of the suite is single-threaded or covered by stage 20. Line

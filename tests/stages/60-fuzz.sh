@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # libFuzzer smoke run: builds the fuzz targets (clang, ASan + UBSan, LWC_FUZZ=ON), writes the
 # seed corpus from the KAT files, then runs each target for a fixed time (LWC_FUZZ_SECONDS,
 # 20 s by default) on the seeds. A crash, a sanitizer report or a broken property fails the

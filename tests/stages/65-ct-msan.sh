@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Constant time under MemorySanitizer: the two constant-time programs of tests/constant_time
 # built with clang -fsanitize=memory (LWC_CT_MSAN=ON, the library at -O3 as released) and run
 # natively, so that the AVX-512 code valgrind cannot run (the batch engine's avx512 backend,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Cross-architecture run: the C++ suites that carry the algorithms (KATs, properties,
 # registry, Wycheproof, Acorn/Grain, the batch engine on its portable backend, the C ABI from
 # C) built with Debian's cross compilers and run under qemu-user on s390x (big-endian) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # RTL cores (hw/): Verilator simulation of the Ascon core at every rounds-per-clock setting and
 # of the Acorn-128 core at four widths (8, 16, 32, 64 bits per clock), against every KAT file of their algorithms and random
 # jobs compared with lwc's C++ core, protocol cases (every in_bytes value and misplaced in_last,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The C ABI's file helpers (used by the C# binding) under faults: a failed call never removes
  * or changes an existing output (a misspelt algorithm, a truncated input to decrypt), the input
  * is refused as output (also through a symbolic link), a symbolic link at the output is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The stream format's C ABI (lwc/stream.h): the documented vectors decrypt in pieces of every
  * size, a stream written by pushing pieces equals the vector's plaintext on the way back,
  * tampering is refused with its error code, and the file and key helpers work. */

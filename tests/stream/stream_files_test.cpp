@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc::stream's file writers under faults: the input given as output (same path, symbolic
 // link, hard link), a failure after the output was opened, a symbolic link at the output, a
 // full disk (a small tmpfs; skipped where mounting is not permitted) and a writer killed in the

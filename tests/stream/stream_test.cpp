@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc::stream: the documented vectors (docs/stream-format.md), push and pull in random pieces
 // against one-shot, every tampering case with the error it must raise and what may have been
 // released before it, misuse, and key files.

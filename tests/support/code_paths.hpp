@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Selects one host code path of an algorithm family (its detail::path, a
 // lwc::detail::code_path) for a test's duration, and goes back to the default afterwards.
 // Only paths this CPU can run may be selected.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A small JSON reader for test vector files (Wycheproof): objects, arrays, strings with the
 // escapes JSON allows, numbers, true/false/null. Strict enough that a malformed file fails
 // loudly instead of yielding fewer vectors; not meant for untrusted or huge input.

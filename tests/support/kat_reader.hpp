@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Reader for the NIST LWC known-answer format: records of `Name = HEX` lines separated by
 // blank lines (empty values allowed, extra spaces tolerated). Shared by every KAT test.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Concurrency: the documented promise is that keys, keyed-hash prototypes and the engines may
 // be shared by threads that only read them, and that the batch engine keeps no state between
 // calls. Run under ThreadSanitizer (tests/stages/50-tsan.sh builds this with LWC_SANITIZE_THREAD)

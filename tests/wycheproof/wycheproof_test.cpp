@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Project Wycheproof's Ascon AEAD vectors (tests/vectors/wycheproof, 828 vectors: rate
 // boundaries, byte order, modified tags, ciphertexts and inputs) through the registry's
 // checked entry points and through the batch engine on every backend this CPU runs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The SUPERCOP / NIST LWC AEAD interface, for anchor sources that include it without
    shipping it. The anchors' objects rename these symbols (see ../CMakeLists.txt). */
 #ifndef LWC_ANCHOR_CRYPTO_AEAD_H

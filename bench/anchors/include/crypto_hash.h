@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The SUPERCOP / NIST LWC hash interface, for anchor sources that include it without
    shipping it. */
 #ifndef LWC_ANCHOR_CRYPTO_HASH_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Throughput of the C# binding: Ascon-AEAD128 encrypt and decrypt at 64 B, 1 KiB, 64 KiB and
 // 1 MiB (new arrays, the SUPERCOP call and the span overloads into the caller's buffer),
 // Ascon-Hash256 at the same sizes, the cost of one call (a 0-byte hash, a 0-byte encryption),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The same calls as Bench.cs through the C ABI directly, for comparison.
  *   cc -O2 bench_c.c -I include -L build/src/capi -llwc -o bench_c */
 #include <lwc.h>

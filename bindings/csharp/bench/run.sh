@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds and runs the C# benchmark and its C counterpart against BUILDDIR (a CMake build of lwc
 # with the lwc_c target built).   bindings/csharp/bench/run.sh BUILDDIR
 set -euo pipefail

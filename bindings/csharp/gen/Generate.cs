@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Writes Algorithms.g.cs: one static class per algorithm of the registry that liblwc.so
 // reports (an AEAD class with Encrypt/Decrypt/TryDecrypt on arrays and on spans and the
 // SUPERCOP calls, a hash class with HashData on arrays and on spans). Built together with src/Native.cs and src/Registry.cs; run by build.sh.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Authenticated encryption by registry name over lwc_aead_{en,de}crypt_detached.
 using System;
 using System.Runtime.InteropServices;

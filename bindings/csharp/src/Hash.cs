@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Hashes, XOFs, CXOFs, MACs and PRFs of the registry by name, one-shot and incremental.
 using System;
 using System.Runtime.InteropServices;

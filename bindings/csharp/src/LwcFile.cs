@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The lwc file format (docs/stream-format.md) over lwc_stream_*: what `lwc encrypt` writes and
 // `lwc decrypt` reads, from and to System.IO.Stream.
 using System;

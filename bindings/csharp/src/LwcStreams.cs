@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // System.IO.Stream over the lwc file format (docs/stream-format.md): a write-only stream that
 // encrypts into an inner stream as data is written, and a read-only stream that decrypts from
 // an inner stream, chunk by chunk, releasing only verified plaintext. Both drive lwc_stream_*.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // P/Invoke declarations for liblwc.so (include/lwc.h and include/lwc/stream.h).
 using System;
 using System.IO;

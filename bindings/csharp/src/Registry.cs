@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The lwc registry: algorithm names, kinds and sizes, as liblwc.so reports them.
 using System;
 using System.Collections.Generic;

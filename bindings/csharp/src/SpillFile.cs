@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The temporary file in which LwcFile.Decrypt holds unverified plaintext beyond 4 MiB. Only its
 // owner may read it and it has no name while it holds data: on Linux it is opened with
 // O_TMPFILE (never named), elsewhere on Unix made by mkstemp (mode 0600, O_EXCL) and unlinked

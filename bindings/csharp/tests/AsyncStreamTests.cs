@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The async overrides of LwcEncryptStream and LwcDecryptStream: files of the lwc tool read with
 // ReadAsync and files written with WriteAsync/FlushFinalBlockAsync read by the tool (over
 // asynchronous FileStreams and over an inner stream whose synchronous calls throw, so only its

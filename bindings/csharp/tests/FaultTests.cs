@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Fault tests of the binding's edges: input streams that lie about their counts or fail half
 // way, the base Stream's pooled buffers (no plaintext may be left in ArrayPool<byte>.Shared),
 // paths with a NUL or other invalid characters, disposal and finalization of every native-backed

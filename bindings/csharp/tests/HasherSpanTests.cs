@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // IncrementalHasher's span overloads against its byte[] calls, for every hash, XOF, CXOF, MAC
 // and PRF of the registry: random inputs split at random points and appended as spans inside
 // larger arrays, default and explicit output lengths (XOFs beyond their default), and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Span overloads: every KAT record through the generic calls and through each generated
 // class (bound as delegates, since a span cannot be passed through MethodInfo.Invoke), buffers
 // at offsets inside larger arrays, in-place operation, overlap and size errors, wiping on a

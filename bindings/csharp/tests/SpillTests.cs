@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The temporary file of LwcFile.Decrypt: owner-only (0600) and nameless from the start, on both
 // ways it is made (O_TMPFILE and mkstemp), even under umask 0; large files that fail late leave
 // no output, no descriptor and no file behind.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // LwcEncryptStream and LwcDecryptStream: files of the lwc tool read through the decrypting
 // stream and files written by the encrypting stream read by the tool, with reads and writes of
 // 1 byte, chunk-1, chunk, chunk+1 and random sizes; tampered and truncated files throw (at the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Tests of Lwc.dll: every KAT file of the registry's algorithms in tests/vectors (generic and
 // generated per-algorithm APIs), tampering, bad input, incremental hashing, and lwc files in
 // both directions with the lwc tool. A plain console runner: exit status 1 on any failure.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Acorn-128 v3 (CAESAR final portfolio, lightweight use case), as specified in "ACORN: A
 // Lightweight Authenticated Cipher (v3)", H. Wu, 2016, sections 2.1-2.4: 128-bit key, 128-bit
 // nonce, 128-bit tag. Bits enter and leave the state least significant bit of each byte first.

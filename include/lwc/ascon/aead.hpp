@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Ascon authenticated encryption: Ascon-AEAD128 (NIST SP 800-232, section 4, with the optional
 // tag truncation to 32..128 bits and nonce masking with a second 128-bit key), the one to use,
 // and the legacy (Ascon v1.2) AEADs Ascon-128, Ascon-128a and Ascon-80pq (big endian, 160-bit

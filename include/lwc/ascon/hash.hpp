@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Ascon hashing: Ascon-Hash256, Ascon-XOF128 and Ascon-CXOF128 (NIST SP 800-232, section 5),
 // the ones to use, and the legacy (Ascon v1.2) Hash, HashA, Xof, XofA (big-endian byte order,
 // other IVs), kept for existing data.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Which code the Ascon modes run on the host: the portable loops, or the same loops compiled
 // for BMI1/BMI2 (about 5 % faster for Ascon-AEAD128 on current x86-64 cores when the
 // consumer's own flags do not already allow those instructions). Chosen once, at the first

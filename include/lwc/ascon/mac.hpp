@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Ascon MAC/PRF family (Dobraunig, Eichlseder, Mendel, Schlaeffer: "Ascon PRF, MAC, and
 // Short-Input MAC", ia.cr/2021/1574). Not part of SP 800-232, so two incompatible flavours are
 // in use and both are here under visible names: legacy (Ascon v1.2) (big endian: ascon-mac,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Ascon permutation (NIST SP 800-232, section 3), shared by every Ascon mode in lwc, on the
 // CPU and in CUDA kernels. State words are plain 64-bit integers; how bytes map onto them is
 // the business of the mode (little endian for SP 800-232 and v1.3, big endian for v1.2).

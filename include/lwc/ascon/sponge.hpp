@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The one sponge behind every Ascon hash, XOF, CXOF, MAC and PRF in lwc: absorb any number of
 // pieces, then squeeze any number of pieces. A parameter struct fixes the byte order, IV,
 // rates and round counts of each named algorithm (see hash.hpp and mac.hpp).

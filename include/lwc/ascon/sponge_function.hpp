@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Public face of the Ascon sponge: one class template that becomes Ascon-Hash256, -XOF128,
 // -CXOF128, the v1.2 hashes and the MAC/PRF family once given a traits struct. Absorb any
 // number of pieces with update(), then squeeze any number of pieces; output bounded by

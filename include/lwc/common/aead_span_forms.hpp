@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The span-based one-shot AEAD calls, written once for every AEAD family. An algorithm class
 // derives from aead_span_forms<Itself, KeySize, NonceSize, TagSize>, provides the raw static
 // encrypt(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len) and decrypt(...),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Byte-order explicit loads and stores. They are written with shifts so that they are
 // constexpr, free of alignment and aliasing UB, correct on any host byte order, and still
 // compile to a single mov (plus bswap) on x86 with GCC and Clang.

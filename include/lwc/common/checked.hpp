@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Checked size arithmetic: the one place where sizes a caller controls are added or multiplied
 // (n messages times a tag length, a message length plus its tag, ...). A wrapped product
 // would size a buffer check too small and let the engine write past the caller's buffer, so

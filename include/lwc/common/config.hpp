@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Compiler glue shared by every lwc header: the LWC_HD marker that lets one definition of a
 // primitive run on the host and inside CUDA kernels, loop-unrolling hints, and the check
 // macro used for caller errors (wrong buffer sizes), which are never silently ignored.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Run-time choice between the portable code of the header-only core and copies of the same
 // hot loops compiled for x86-64 instruction-set extensions. Such a copy is an ordinary inline
 // function carrying a target attribute in every translation unit, so the one-definition rule

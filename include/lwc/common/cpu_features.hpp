@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The one probe of the host CPU: what the core's run-time paths (BMI1/BMI2, PCLMULQDQ) and the
 // batch engine's SIMD backends (AVX2, AVX-512) may use. CPUID says what the core implements;
 // for the vector extensions XGETBV must also say that the operating system saves the wider

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The kinds of algorithm lwc knows; every surface (registry, C ABI, Python, CLI) speaks these.
 #pragma once
 

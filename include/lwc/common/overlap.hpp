@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Whether two byte ranges share memory: the engines and the C ABI refuse an output that
 // overlaps an input (other than exactly in place), since the input would be overwritten
 // while it is still being read and the result would be neither the right ciphertext nor

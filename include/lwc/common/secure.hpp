@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Constant-time comparison and selection, and wiping of secrets. The compare touches every
 // byte whatever the data; the wipe is written so that the compiler cannot drop it as a dead
 // store before an object's memory is released.

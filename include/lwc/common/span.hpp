@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The byte views used across the public C++ API.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Up to 64 (256 with AVX2) independent Elephant permutation calls at once, bitsliced across
 // calls: word i holds bit i of every state (bit L of the word is call L), so the bit
 // permutations of Spongent and the lane rotations of Keccak are only a choice of which word to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Elephant's state blocks (20, 22 or 25 bytes) as four little-endian 64-bit words, so that
 // masking, padding and the mask LFSR are word operations on every host byte order.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Elephant v2 (NIST lightweight cryptography, final round; "Elephant v2", Beyne, Chen,
 // Dobraunig, Mennink, 2021, section 2): Dumbo (Spongent-pi[160], 64-bit tag), Jumbo
 // (Spongent-pi[176], 64-bit tag) and Delirium (Keccak-f[200], 128-bit tag); 128-bit key,

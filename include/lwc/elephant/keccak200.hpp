@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Keccak-f[200] (FIPS 202 section 3, with 8-bit lanes and 18 rounds; as used by Elephant v2,
 // NIST LWC final round): 25 lanes of one byte, lane (x, y) is byte 5y + x of the state.
 // chi is a boolean expression on whole lanes, never a table.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Spongent-pi[160] and Spongent-pi[176] (Bogdanov et al., "SPONGENT: A Lightweight Hash
 // Function", CHES 2011; the permutations of Elephant v2's Dumbo and Jumbo, NIST LWC final
 // round), bitsliced: no table is ever indexed by state bits.

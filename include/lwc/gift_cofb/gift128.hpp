@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // GIFT-128 as GIFT-COFB uses it (GIFT-COFB, NIST LWC final-round submission, chapter 2: 40
 // rounds, the bit-sliced input and output order), in the fixsliced representation (Adomnicai,
 // Najm, Peyrin, "Fixslicing: a new GIFT representation", TCHES 2020/3).

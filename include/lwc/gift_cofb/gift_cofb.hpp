@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // GIFT-COFB (NIST lightweight cryptography, final-round submission "GIFT-COFB", Banik,
 // Chakraborti, Inoue, Iwata, Minematsu, Nandi, Peyrin, Sasaki, Sim, Todo, chapter 2): 128-bit
 // key, nonce and tag, over GIFT-128 (gift128.hpp).

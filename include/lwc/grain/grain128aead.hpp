@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Grain-128AEADv2 (NIST lightweight cryptography, final round; "Grain-128AEADv2 - A lightweight
 // AEAD stream cipher", Hell, Johansson, Maximov, Meier, Sönnerup, Yoshida, 2021, section 2):
 // 128-bit key, 96-bit nonce, 64-bit tag. Bits are taken least significant bit of each byte first.

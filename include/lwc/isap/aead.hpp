@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // ISAP v2.0 (NIST LWC final round, "ISAP v2.0", Dobraunig, Eichlseder, Mangard, Mendel,
 // Mennink, Primas, Unterluggauer, 2021, section 2): ISAP-A-128A and ISAP-A-128 over Ascon-p
 // (big-endian lanes), ISAP-K-128A and ISAP-K-128 over Keccak-p[400]; 128-bit key, nonce, tag.

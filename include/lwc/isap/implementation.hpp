@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Which code the ISAP modes run on the host: the portable loops; the same loops compiled for
 // BMI1/BMI2 (andn shortens the chi step of Keccak-p[400] and the S-box of Ascon-p; about 10 %
 // faster for ISAP-K when the consumer's own flags do not already allow those instructions);

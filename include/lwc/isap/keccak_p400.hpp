@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Keccak-p[400, nr] (FIPS 202, section 3.3, with 16-bit lanes), the permutation of ISAP-K: the
 // last nr rounds of Keccak-f[400]. Logic operations only; no table is indexed at run time.
 #pragma once

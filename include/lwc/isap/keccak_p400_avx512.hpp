@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Keccak-p[400] with AVX-512 (BW, VBMI2) for x86-64 hosts that have them: the 25 lanes are the
 // first 25 16-bit words of one 512-bit register. theta's column sums, pi and the neighbours
 // chi needs are fixed word permutations (vpermw), rho is one variable rotation (vpshldvw),

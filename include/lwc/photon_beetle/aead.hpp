@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // PHOTON-Beetle-AEAD[128] and PHOTON-Beetle-AEAD[32] (NIST LWC final round, "PHOTON-Beetle
 // Authenticated Encryption and Hash Family", v1.1, section 3.2): 128-bit key, nonce and tag;
 // the Beetle mode over PHOTON-256 with a 128-bit or a 32-bit rate.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // PHOTON-Beetle-Hash[32] (NIST LWC final round, "PHOTON-Beetle Authenticated Encryption and
 // Hash Family", v1.1, section 3.3): a 256-bit digest from PHOTON-256, the first 128 bits of
 // the message taken in at once and the rest 32 bits per permutation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Which code PHOTON-256 runs on the host: the portable bit-plane code, the same planes in AVX2
 // registers, or the AVX-512 (F, BW, VBMI) + GFNI code (several times faster than portable) on
 // x86-64 CPUs that have those extensions. Chosen once, at the first call, from the CPU;

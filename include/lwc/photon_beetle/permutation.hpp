@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // PHOTON-256, the permutation of PHOTON-Beetle (NIST LWC final round, "PHOTON-Beetle
 // Authenticated Encryption and Hash Family", v1.1, section 2.1): 12 rounds of AddConstant,
 // SubCells, ShiftRows and MixColumnSerial on an 8x8 array of 4-bit cells.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // PHOTON-256 with AVX2, for x86-64 hosts without the AVX-512 + GFNI path: the four bit planes
 // of the portable code side by side in one 256-bit register, so that ShiftRows and the masked
 // sums of MixColumnSerial work on all planes at once (the S-box mixes planes, so it runs on

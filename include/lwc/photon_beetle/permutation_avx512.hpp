@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // PHOTON-256 with AVX-512 (F, BW, VBMI) and GFNI, for x86-64 hosts that have them: one cell
 // per byte of a 512-bit register (byte 8i+j = cell (i,j), low nibble). Products by constants
 // of GF(2^4) and the S-box are GF(2) affine maps and ANDs of them (gf2p8affineqb, vpternlogq),

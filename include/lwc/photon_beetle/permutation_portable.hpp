@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // PHOTON-256 (PHOTON-Beetle v1.1, section 2.1), portable code for every host and CUDA: the
 // state as four 64-bit bit planes, the S-box and the GF(2^4) matrix as logic operations (the
 // published fast code looks cells up in tables indexed by the secret state).

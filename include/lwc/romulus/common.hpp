@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The pieces the Romulus modes share (Romulus v1.3 specification, NIST LWC final round,
 // section 2.4): the 128-bit state as two little-endian words, the padding of partial
 // blocks, G, the 56-bit block counter, the Hirose compression function, and the calls of

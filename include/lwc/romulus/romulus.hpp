@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Romulus family (Romulus v1.3, NIST LWC final round): Romulus-N, -M and -T (AEAD) and
 // Romulus-H (hash), all over SKINNY-128-384+. See each header for its section and its warnings.
 #pragma once

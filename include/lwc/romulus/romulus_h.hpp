@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Romulus-H (Romulus v1.3, NIST LWC final round, section 2.4): a 256-bit hash, the
 // Merkle-Damgard iteration of the Hirose compression function over SKINNY-128-384+ (32-byte
 // blocks, the last one padded with its length, h xored with 2 before it).

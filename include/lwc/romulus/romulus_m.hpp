@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Romulus-M (Romulus v1.3, NIST LWC final round, section 2.4): misuse-resistant AEAD over
 // SKINNY-128-384+ (SIV-like: the tag is a MAC of the associated data and the message, and the
 // encryption is keyed by the tag), 128-bit key, nonce and tag.

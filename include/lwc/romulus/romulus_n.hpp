@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Romulus-N (Romulus v1.3, NIST LWC final round, section 2.4): nonce-based AEAD over
 // SKINNY-128-384+, 128-bit key, nonce and tag.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Romulus-T (Romulus v1.3, NIST LWC final round, section 2.4): leakage-resilient AEAD over
 // SKINNY-128-384+, 128-bit key, nonce and tag: a key stream under a key that is re-derived
 // after every block, and a tag that encrypts under the key the Romulus-H-style hash of the

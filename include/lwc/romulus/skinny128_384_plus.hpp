@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // SKINNY-128-384+ (Romulus v1.3 specification, NIST LWC final round, section 2.3: the
 // SKINNY-128-384 tweakable block cipher cut to 40 rounds), the primitive of every Romulus mode.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // SKINNY-128-384+ with the state in vector registers, for x86-64 CPUs with AVX2 (the code is
 // 128-bit wide; AVX2 stands for a CPU with three-operand encodings and fast byte shuffles): a
 // block in one register, its two row-pair words in the two 64-bit lanes. The rounds are those

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The vector rounds of skinny_x86.hpp for one instruction set. Included by skinny_x86.hpp once
 // per instruction set, with LWC_ROMULUS_X86_NAMESPACE, LWC_ROMULUS_X86_TARGET and
 // LWC_ROMULUS_X86_GFNI (whether the target has GFNI) defined (so it

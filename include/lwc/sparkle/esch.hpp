@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Esch256 and Esch384 (SPARKLE final-round specification v1.2, section 2.2): sponge hashes on
 // SPARKLE384 and SPARKLE512 (section 2.1) with 16-byte blocks, each injected through a linear
 // Feistel map, and 32- and 48-byte digests. Words are read and written little endian.

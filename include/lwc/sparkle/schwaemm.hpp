@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Schwaemm256-128, Schwaemm192-192, Schwaemm128-128 and Schwaemm256-256 (SPARKLE final-round
 // specification v1.2, section 2.3): the Beetle-like mode with the rho feedback and rate
 // whitening on SPARKLE384, 384, 256 and 512 (section 2.1); key, nonce and tag sizes as in its

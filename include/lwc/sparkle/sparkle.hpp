@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The SPARKLE permutations (SPARKLE final-round specification v1.2, "Schwaemm and Esch:
 // Lightweight Authenticated Encryption and Hashing using the Sparkle Permutation Family",
 // Beierle et al., section 2.1): SPARKLE256, 384 and 512 with their slim and big step counts.

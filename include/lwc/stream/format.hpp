@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The lwc stream format, version 1 (docs/stream-format.md), header-only part: constants, the
 // algorithm identifiers (the single on-disk truth), the header, the per-file key derivation
 // with Ascon-CXOF128, the chunk nonces and the key-file text. The chunk sealing and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // TinyJAMBU-128, -192 and -256 (NIST lightweight cryptography, final round; "TinyJAMBU: A Family
 // of Lightweight Authenticated Encryption Algorithms (Version 2)", Wu and Huang, 2021, section
 // 3): 128-, 192- or 256-bit key, 96-bit nonce, 64-bit tag, 32-bit message blocks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Xoodoo[12] permutation of Xoodyak (final-round NIST LWC submission "Xoodyak, a
 // lightweight cryptographic scheme", v2.0, 2021: the Xoodoo round function and constants).
 // It holds no secret of its own; the modes that key it wipe their states.

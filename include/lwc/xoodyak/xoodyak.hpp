@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Xoodyak, AEAD (128-bit key, nonce and tag) and 256-bit hash, as in the final-round NIST LWC
 // submission "Xoodyak, a lightweight cryptographic scheme" (v2.0, 2021): Cyclist (Algorithm 1)
 // on Xoodoo[12]; the AEAD keys Cyclist with K and id = N, then Absorb(A), Encrypt(P),

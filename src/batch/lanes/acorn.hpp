@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Acorn-128 in lanes: one job per 64-bit lane, V::lanes jobs advancing 32 steps at a time.
 // Included by lane_kernels.hpp inside the backend's namespace, so everything here is compiled
 // with that backend's instruction set and stays in it; nothing of the single-message core

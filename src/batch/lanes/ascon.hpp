@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Ascon lane kernels (AEADs with 16-byte nonces, every hash, XOF, CXOF, MAC and PRF), written
 // once over a lane-vector type V and instantiated by each backend translation unit inside its own
 // namespace (LWC_SIMD_NS), through lane_kernels.hpp. V::lanes states are held as five lane vectors;

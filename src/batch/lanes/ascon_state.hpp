@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Ascon state in lanes, as the modes over Ascon-p use it: words of a job's bytes in either
 // byte order (whole, partial, masked, padded), the five-vector state and its spill arrays, and
 // the staging of short inputs with their padding. Shared by the Ascon kernels (lanes/ascon.hpp)

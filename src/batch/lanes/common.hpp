@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Pieces shared by the lane kernels of every family: wiping, prefetching the lanes' streams,
 // and the per-lane cursors of engines whose lanes advance by one block per step. Included
 // inside the backend's namespace (through lane_kernels.hpp), like the kernels themselves.

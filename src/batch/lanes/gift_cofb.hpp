@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // GIFT-COFB in lanes, written once over a lane_vector32 type V and instantiated by each backend
 // translation unit inside its own namespace (LWC_SIMD_NS), through lane_kernels.hpp. Every
 // 32-bit lane holds one job: its fixsliced GIFT-128 state (the four slices, in the order of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // ISAP-A-128a and ISAP-A-128 (ISAP v2.0 over Ascon-p) in 64-bit lanes: one job per lane,
 // V::lanes jobs per step, on the Ascon lane permutation (simd/permute_lanes.hpp). Included by
 // lane_kernels.hpp inside the backend's namespace, so everything here is compiled with that

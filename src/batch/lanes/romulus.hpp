@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Romulus-N in lanes, written once over a lane_vector32 type V and instantiated by each backend
 // translation unit inside its own namespace (LWC_SIMD_NS), through lane_kernels.hpp.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The lane scheduler shared by every lane kernel: V::lanes jobs advance side by side, a run of
 // steps at a time, and a lane whose segment ends moves to its job's next segment or, when the
 // job has no full step left, leaves the vectors (its state spilled to memory), is finished by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The SPARKLE family in lanes: the four Schwaemm AEADs and the two Esch hashes, written once
 // over a lane_vector32 type V and instantiated by each backend translation unit inside its own
 // namespace (LWC_SIMD_NS), through lane_kernels.hpp. V::lanes SPARKLE states are held as 2 NB

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // TinyJAMBU-128, -192 and -256 in lanes, written once over a lane_vector32 type V and the key
 // size, and instantiated by each backend translation unit inside its own namespace
 // (LWC_SIMD_NS), through lane_kernels.hpp. V::lanes jobs are held as four lane vectors, one per

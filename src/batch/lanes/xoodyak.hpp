@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Xoodyak in lanes (the AEAD and Xoodyak-Hash), written once over a lane_vector32 type V and
 // instantiated by each backend translation unit inside its own namespace (LWC_SIMD_NS), through
 // lane_kernels.hpp. V::lanes Xoodoo states are held as twelve lane vectors, one per 32-bit word
