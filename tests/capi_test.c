@@ -479,6 +479,35 @@ static void expect_batch_error(int rc, const char* a, const char* b) {
     fprintf(stderr, "  message: %s\n", lwc_error_message());
 }
 
+/* Which path runs: 1 in lanes, 0 job by job, -1 with a message for a name it does not know. */
+static void test_batch_has_lanes(void) {
+  static const char* const backends[] = {"portable", "avx2", "avx512"};
+  size_t i, b;
+  for (b = 0; b < 3; ++b) {
+    if (!lwc_batch_backend_available(backends[b])) {
+      expect_batch_error(lwc_batch_has_lanes("ascon-aead128", backends[b]), backends[b],
+                         "not available");
+      continue;
+    }
+    for (i = 0; i < lwc_algorithm_count(); ++i) {
+      const int r = lwc_batch_has_lanes(lwc_algorithm_name(i), backends[b]);
+      CHECK(r == 0 || r == 1);
+    }
+    /* Ascon has lane kernels on every backend, Grain-128AEAD on none, Acorn-128 on the
+     * 256-bit and 512-bit ones */
+    CHECK(lwc_batch_has_lanes("ascon-aead128", backends[b]) == 1);
+    CHECK(lwc_batch_has_lanes("ascon-xof128", backends[b]) == 1);
+    CHECK(lwc_batch_has_lanes("grain-128aead", backends[b]) == 0);
+    CHECK(lwc_batch_has_lanes("acorn-128", backends[b]) == (b == 0 ? 0 : 1));
+  }
+  expect_batch_error(lwc_batch_has_lanes("no-such-algorithm", "portable"), "no-such-algorithm",
+                     "unknown algorithm");
+  expect_batch_error(lwc_batch_has_lanes("ascon-aead128", "no-such-backend"), "no-such-backend",
+                     "not available");
+  expect_batch_error(lwc_batch_has_lanes(NULL, "portable"), "NULL", NULL);
+  expect_batch_error(lwc_batch_has_lanes("ascon-aead128", NULL), "NULL", NULL);
+}
+
 static void test_batch_errors_and_overlaps(void) {
   enum { N = 4 };
   uint8_t keys[N][16], nonces[N][16], msgs[N][32], out[N][32], tags[N][16], ok[N];
@@ -691,6 +720,7 @@ int main(void) {
 #if defined(LWC_TEST_BATCH)
   test_batch_through_the_shared_library();
   test_batch_errors_and_overlaps();
+  test_batch_has_lanes();
   test_batch_size_sweep();
 #endif
   printf("%d passed, %d failed\n", checks - failures, failures);

@@ -2,9 +2,8 @@
 /* The CPU batch engine of lwc, C declarations: many independent messages at once, in SIMD
  * lanes (portable, AVX2, AVX-512, picked at run time) and across threads. Each job has its
  * own key, nonce, associated data and length; the results equal the single-message
- * functions byte for byte. Acorn-128 has SIMD lanes on the AVX2 and AVX-512 backends only;
- * Grain-128AEADv2 (and Acorn-128 on the portable backend) run job by job, still spread over the
- * threads.
+ * functions byte for byte. Algorithms without a lane kernel on the chosen backend run job by
+ * job, still spread over the threads; lwc_batch_has_lanes (or `lwc list`) tells which path runs.
  *
  * Never use a nonce twice under one key. A decrypted job's plaintext is valid only when its
  * ok flag is 1; the plaintext of a failed job is zeroed.
@@ -120,6 +119,11 @@ LWC_BATCH_API int lwc_batch_backend_available(const char* backend);
 LWC_BATCH_API size_t lwc_batch_lanes(const char* backend);
 /* 1 when the batch engine runs the algorithm, else 0. */
 LWC_BATCH_API int lwc_batch_supports(const char* alg);
+/* 1 when the backend runs the algorithm in SIMD lanes, 0 when it runs it job by job (one
+ * message after the other per thread, with the single-message code: same results, slower);
+ * -1, with the cause in lwc_error_message(), for an unknown algorithm or a backend this build
+ * and CPU do not run (lwc_batch_backend_available). */
+LWC_BATCH_API int lwc_batch_has_lanes(const char* alg, const char* backend);
 
 #ifdef __cplusplus
 }

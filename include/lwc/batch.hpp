@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // The CPU batch engine: many independent messages at once, in SIMD lanes (portable, AVX2 x4,
 // AVX-512 x8, picked at run time) and across threads. It runs every algorithm of the registry
-// (lwc::algorithms()): those with a lane kernel for the chosen backend in SIMD lanes (the Ascon
-// AEADs, hashes and XOFs; Acorn-128 on AVX2 and AVX-512), all others job by job with the
-// single-message core, threads sharing the jobs either way. Results equal the single-message
+// (lwc::algorithms()): those with a lane kernel for the chosen backend in SIMD lanes, all others
+// job by job with the single-message core, threads sharing the jobs either way; has_lanes() (and
+// `lwc list`) tells which path runs. Results equal the single-message
 // functions byte for byte. The jobs and their checks are those of <lwc/jobs.hpp>, shared with
 // the CUDA engine. Link with lwc::batch.
 //

@@ -291,4 +291,16 @@ size_t lwc_batch_lanes(const char* backend) {
 
 int lwc_batch_supports(const char* alg) { return alg != nullptr && supports(alg) ? 1 : 0; }
 
+int lwc_batch_has_lanes(const char* alg, const char* backend) {
+  return guarded("lwc_batch_has_lanes", [&] {
+    if (alg == nullptr) refuse("algorithm name is NULL");
+    if (!supports(alg)) refuse("unknown algorithm '" + std::string(alg) + "'");
+    if (backend == nullptr) refuse("backend name is NULL");
+    if (find_runnable(backend) == nullptr)
+      refuse("backend '" + std::string(backend) +
+             "' is not available in this build on this CPU (see lwc_batch_backend_available)");
+    return has_lanes(alg, backend) ? 1 : 0;
+  });
+}
+
 }  // extern "C"

@@ -1043,6 +1043,25 @@ class SurfaceTest(unittest.TestCase):
                 usable = int(f[3]) >= 16 and int(f[4]) >= 16
                 self.assertEqual("stream id" in line, usable, line)
 
+    def test_list_tells_which_batch_path_runs(self):
+        text = lwc("list").stdout.decode()
+        lines = text.splitlines()
+        if "batch engine" not in lwc("--version").stdout.decode():
+            self.skipTest("lwc built without the batch engine")
+        self.assertIn("batch lanes", lines[0])
+        start = lines[0].index("batch lanes")
+        rows = lines[1:lines.index("")]
+        column = {l.split()[0]: l[start:] for l in rows}
+        self.assertEqual(len(column), len(rows))
+        for name, path in column.items():
+            self.assertRegex(path, r"^(job by job|(avx512 )?(avx2 ?)?(portable)?)$", name)
+            self.assertNotEqual(path, "", name)
+        # Ascon has lane kernels on every backend, Grain-128AEAD on none, Acorn-128 not on the
+        # portable one
+        self.assertTrue(column["ascon-aead128"].endswith("portable"), column["ascon-aead128"])
+        self.assertEqual(column["grain-128aead"], "job by job")
+        self.assertNotIn("portable", column["acorn-128"])
+
     def test_legacy_algorithms_are_labelled(self):
         text = lwc("list").stdout.decode()
         for name in ("ascon-128", "ascon-128a", "ascon-80pq", "ascon-hash", "ascon-hasha", "ascon-xof",
