@@ -57,7 +57,7 @@ from typing import Any, Literal, NamedTuple, Optional, Tuple
 from . import _cuda_arrays, _lwc
 
 __all__ = ["encrypt", "decrypt", "hash", "algorithms", "backends", "default_backend", "lanes",
-           "cuda_available", "cuda_devices", "cuda_algorithms"]
+           "has_lanes", "cuda_available", "cuda_devices", "cuda_algorithms"]
 
 
 def algorithms() -> list:
@@ -78,6 +78,19 @@ def default_backend() -> str:
 def lanes(backend: str) -> int:
     """Messages processed side by side per thread by a backend."""
     return _lwc._batch_lanes(backend)
+
+
+def has_lanes(algorithm: str, backend: str) -> bool:
+    """True when ``backend`` runs ``algorithm`` in SIMD lanes, False when it runs it job by job
+    (one message after the other per thread, with the single-message code; same results, only
+    slower). ``backend`` is one of ``backends()`` ("portable", "avx2", "avx512"). Raises
+    ValueError for an algorithm the engine does not know, or a backend this build and CPU do
+    not run.
+
+    >>> has_lanes("ascon-aead128", "portable")
+    True
+    """
+    return _lwc._batch_has_lanes(algorithm, backend)
 
 
 def cuda_available() -> bool:

@@ -1041,6 +1041,13 @@ void register_batch(nb::module_& m) {
     return nb::str(b.data(), b.size());
   });
   m.def("_batch_lanes", [](const std::string& b) { return lwc::batch::lanes(b); });
+  m.def("_batch_has_lanes", [](const std::string& alg, const std::string& backend) {
+    if (!lwc::batch::supports(alg))
+      value_error("unknown algorithm '" + alg + "' (see lwc.batch.algorithms())");
+    if (lwc::batch::lanes(backend) == 0)
+      value_error("backend '" + backend + "' is not available in this build on this CPU (see lwc.batch.backends())");
+    return lwc::batch::has_lanes(alg, backend);
+  });
 }
 #endif  // LWC_HAVE_BATCH
 

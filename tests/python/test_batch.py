@@ -38,6 +38,27 @@ def test_batch_lists_algorithms_and_backends():
     assert all(lwc.batch.lanes(b) >= 1 for b in BACKENDS)
 
 
+def test_has_lanes_tells_which_path_runs():
+    for name in lwc.batch.algorithms():
+        for backend in BACKENDS:
+            assert isinstance(lwc.batch.has_lanes(name, backend), bool)
+    # Ascon has lane kernels on every backend; Grain-128AEAD has none; Acorn-128's need 256-bit
+    # registers.
+    assert all(lwc.batch.has_lanes("ascon-aead128", b) for b in BACKENDS)
+    assert all(lwc.batch.has_lanes("ascon-hash256", b) for b in BACKENDS)
+    assert not any(lwc.batch.has_lanes("grain-128aead", b) for b in BACKENDS)
+    assert not lwc.batch.has_lanes("acorn-128", "portable")
+    if "avx2" in BACKENDS:
+        assert lwc.batch.has_lanes("acorn-128", "avx2")
+
+
+@pytest.mark.parametrize("name, backend", [("no-such-algorithm", "portable"), ("ascon-aead128", "no-such-backend"),
+                                           ("ascon-aead128", ""), ("", "portable")])
+def test_has_lanes_refuses_unknown_names(name, backend):
+    with pytest.raises(ValueError, match="no-such|unknown|not available"):
+        lwc.batch.has_lanes(name, backend)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("name", AEADS)
