@@ -479,6 +479,150 @@ static void expect_batch_error(int rc, const char* a, const char* b) {
     fprintf(stderr, "  message: %s\n", lwc_error_message());
 }
 
+/* A small deterministic generator: random inputs of random lengths, reproducible. */
+static uint32_t batch_random_state = 12345;
+static uint32_t batch_random(void) {
+  batch_random_state = batch_random_state * 1103515245u + 12345u;
+  return batch_random_state >> 8;
+}
+
+/* Every MAC, PRF and CXOF of the registry batched from C (jobs and packed) equals the
+ * single-message call on random inputs of random lengths; missing keys, wrong key sizes and
+ * customization strings that are too long fail with a message naming the job. */
+static void test_batch_keyed_and_customized_hashes(void) {
+  enum { N = 9, MAX_IN = 200, MAX_CUSTOM = 300, MAX_OUT = 64 };
+  static uint8_t in[N * MAX_IN], custom[N * MAX_CUSTOM], keys[N * 64], out[N * MAX_OUT],
+      packed_out[N * MAX_OUT], expect[MAX_OUT];
+  size_t offsets[N + 1], custom_offsets[N + 1], a, i, b;
+  lwc_batch_hash_job jobs[N];
+  lwc_batch_packed_hash_jobs packed;
+  lwc_batch_options opt = {2, NULL};
+  static const char* const backends[] = {"portable", "avx2", "avx512"};
+  int tested = 0;
+  for (i = 0; i < sizeof in; ++i) in[i] = (uint8_t)batch_random();
+  for (i = 0; i < sizeof custom; ++i) custom[i] = (uint8_t)batch_random();
+  for (i = 0; i < sizeof keys; ++i) keys[i] = (uint8_t)batch_random();
+  for (a = 0; a < lwc_algorithm_count(); ++a) {
+    const char* alg = lwc_algorithm_name(a);
+    const int kind = lwc_algorithm_kind(alg);
+    const int keyed = kind == LWC_KIND_MAC || kind == LWC_KIND_PRF;
+    const size_t key_size = lwc_keybytes(alg);
+    size_t out_len = lwc_outputbytes(alg);
+    if (!keyed && kind != LWC_KIND_CXOF) continue;
+    ++tested;
+    size_t max_in = MAX_IN;
+    if (lwc_outputbytes_max(alg) == 0) out_len = 1 + batch_random() % MAX_OUT;
+    /* the short-input PRFs (ascon-prfshort) take at most 16 bytes */
+    if (keyed && lwc_mac(alg, expect, out_len, in, MAX_IN - 1, keys) != 0) max_in = 17;
+    for (b = 0; b < 3; ++b) {
+      if (!lwc_batch_backend_available(backends[b])) continue;
+      opt.backend = backends[b];
+      memset(jobs, 0, sizeof jobs);
+      offsets[0] = custom_offsets[0] = 0;
+      for (i = 0; i < N; ++i) {
+        const size_t len = i == 0 ? 0 : batch_random() % max_in;
+        const size_t custom_len = kind != LWC_KIND_CXOF ? 0 : i == 1 ? 256 : batch_random() % 257;
+        offsets[i + 1] = offsets[i] + len;
+        custom_offsets[i + 1] = custom_offsets[i] + custom_len;
+        jobs[i].in = in + offsets[i];
+        jobs[i].in_len = len;
+        jobs[i].out = out + i * out_len;
+        jobs[i].out_len = out_len;
+        if (keyed) {
+          jobs[i].key = keys + i * key_size;
+          jobs[i].key_len = key_size;
+        } else {
+          jobs[i].customization = custom + custom_offsets[i];
+          jobs[i].customization_len = custom_len;
+        }
+      }
+      memset(&packed, 0, sizeof packed);
+      packed.in = in;
+      packed.offsets = offsets;
+      if (keyed) {
+        packed.keys = keys;
+        packed.keys_len = N * key_size;
+      } else {
+        packed.customization = custom;
+        packed.customization_offsets = custom_offsets;
+      }
+      memset(out, 0, sizeof out);
+      memset(packed_out, 0, sizeof packed_out);
+      CHECK(lwc_batch_hash(alg, N, jobs, &opt) == 0);
+      CHECK(lwc_batch_hash_packed_jobs(alg, N, &packed, packed_out, out_len, &opt) == 0);
+      for (i = 0; i < N; ++i) {
+        const int rc = keyed ? lwc_mac(alg, expect, out_len, jobs[i].in, jobs[i].in_len, jobs[i].key)
+                             : lwc_cxof(alg, expect, out_len, jobs[i].in, jobs[i].in_len,
+                                        jobs[i].customization, jobs[i].customization_len);
+        CHECK(rc == 0);
+        CHECK(memcmp(out + i * out_len, expect, out_len) == 0);
+        CHECK(memcmp(packed_out + i * out_len, expect, out_len) == 0);
+        if (memcmp(out + i * out_len, expect, out_len) != 0 ||
+            memcmp(packed_out + i * out_len, expect, out_len) != 0)
+          fprintf(stderr, "  %s on %s, job %u\n", alg, backends[b], (unsigned)i);
+      }
+    }
+    opt.backend = NULL;
+    if (keyed) {
+      /* a missing key, a wrong key size, a key for only some jobs, a customization string */
+      jobs[3].key = NULL;
+      expect_batch_error(lwc_batch_hash(alg, N, jobs, NULL), "job 3", "key is NULL");
+      jobs[3].key = keys;
+      jobs[3].key_len = key_size - 1;
+      expect_batch_error(lwc_batch_hash(alg, N, jobs, NULL), "job 3", "key must be");
+      jobs[3].key_len = key_size + 1;
+      expect_batch_error(lwc_batch_hash(alg, N, jobs, NULL), "job 3", "key must be");
+      jobs[3].key_len = key_size;
+      jobs[2].customization = custom;
+      jobs[2].customization_len = 1;
+      expect_batch_error(lwc_batch_hash(alg, N, jobs, NULL), "job 2", "customization");
+      jobs[2].customization = NULL;
+      jobs[2].customization_len = 0;
+      jobs[4].out = keys + 4 * key_size; /* the output over its own key */
+      expect_batch_error(lwc_batch_hash(alg, N, jobs, NULL), "job 4", "overlaps the key");
+      jobs[4].out = out + 4 * out_len;
+      packed.keys = NULL;
+      expect_batch_error(lwc_batch_hash_packed_jobs(alg, N, &packed, packed_out, out_len, NULL), alg,
+                         "keys are NULL");
+      expect_batch_error(lwc_batch_hash_packed(alg, N, in, offsets, packed_out, out_len, NULL), alg,
+                         "keys");
+      packed.keys = keys;
+      packed.keys_len = N * key_size - 1;
+      expect_batch_error(lwc_batch_hash_packed_jobs(alg, N, &packed, packed_out, out_len, NULL), alg,
+                         "keys");
+      packed.keys_len = N * key_size;
+      packed.customization = custom;
+      packed.customization_offsets = offsets;
+      expect_batch_error(lwc_batch_hash_packed_jobs(alg, N, &packed, packed_out, out_len, NULL), alg,
+                         "customization");
+      packed.customization = NULL;
+      packed.customization_offsets = NULL;
+      CHECK(lwc_batch_hash_packed_jobs(alg, N, &packed, packed_out, out_len, NULL) == 0);
+    } else {
+      /* too long a customization string, a key given to a CXOF */
+      jobs[5].customization_len = 257;
+      expect_batch_error(lwc_batch_hash(alg, N, jobs, NULL), "job 5", "customization string");
+      jobs[5].customization_len = 0;
+      jobs[6].key = keys;
+      jobs[6].key_len = 16;
+      expect_batch_error(lwc_batch_hash(alg, N, jobs, NULL), "job 6", "takes no key");
+      jobs[6].key = NULL;
+      jobs[6].key_len = 0;
+      custom_offsets[4] = custom_offsets[3] + 257;
+      for (i = 4; i < N; ++i) custom_offsets[i + 1] = custom_offsets[i];
+      expect_batch_error(lwc_batch_hash_packed_jobs(alg, N, &packed, packed_out, out_len, NULL),
+                         "job 3", "customization string");
+      packed.keys = keys;
+      packed.keys_len = N * 16;
+      expect_batch_error(lwc_batch_hash_packed_jobs(alg, N, &packed, packed_out, out_len, NULL), alg,
+                         "takes no key");
+    }
+  }
+  CHECK(tested >= 3);
+  expect_batch_error(lwc_batch_hash_packed_jobs("ascon-mac", 1, NULL, out, 16, NULL), "ascon-mac",
+                     "NULL");
+}
+
 /* Which path runs: 1 in lanes, 0 job by job, -1 with a message for a name it does not know. */
 static void test_batch_has_lanes(void) {
   static const char* const backends[] = {"portable", "avx2", "avx512"};
@@ -517,6 +661,7 @@ static void test_batch_errors_and_overlaps(void) {
   lwc_batch_hash_job hjobs[N];
   lwc_batch_packed_jobs packed;
   lwc_batch_options bad_backend = {1, "no-such-backend"};
+  memset(hjobs, 0, sizeof hjobs);
   memset(keys, 1, sizeof keys);
   memset(nonces, 2, sizeof nonces);
   memset(msgs, 3, sizeof msgs);
@@ -603,7 +748,7 @@ static void test_batch_errors_and_overlaps(void) {
   jobs[0].ad_len = 0;
 
   /* hashing */
-  expect_batch_error(lwc_batch_hash("ascon-mac", N, hjobs, NULL), "ascon-mac", "C++ API");
+  expect_batch_error(lwc_batch_hash("ascon-mac", N, hjobs, NULL), "job 0", "key is NULL");
   expect_batch_error(lwc_batch_hash("ascon-aead128", N, hjobs, NULL), "ascon-aead128", NULL);
   hjobs[2].out_len = 31;
   expect_batch_error(lwc_batch_hash("ascon-hash256", N, hjobs, NULL), "job 2", "32 bytes");
@@ -721,6 +866,7 @@ int main(void) {
   test_batch_through_the_shared_library();
   test_batch_errors_and_overlaps();
   test_batch_has_lanes();
+  test_batch_keyed_and_customized_hashes();
   test_batch_size_sweep();
 #endif
   printf("%d passed, %d failed\n", checks - failures, failures);

@@ -73,18 +73,40 @@ typedef struct lwc_batch_packed_jobs {
   const size_t* ad_offsets;
 } lwc_batch_packed_jobs;
 
+/* One hash job. Zero it first (= {0} or memset) so that the fields it does not use are NULL
+ * and 0. Hashes and XOFs take no key and no customization string. MACs and PRFs need a key:
+ * key_len must be the algorithm's key size (lwc_keybytes). CXOFs take a customization string
+ * of up to the algorithm's limit (customization NULL and customization_len 0: none). */
 typedef struct lwc_batch_hash_job {
   const uint8_t* in;
   size_t in_len;
-  uint8_t* out;   /* out_len bytes: the digest size (32) for hashes, any length for XOFs */
+  uint8_t* out;   /* out_len bytes: the output size (lwc_outputbytes) of a hash or MAC, any
+                     length for XOFs, CXOFs and PRFs */
   size_t out_len;
+  const uint8_t* key; /* MACs and PRFs */
+  size_t key_len;
+  const uint8_t* customization; /* CXOFs; may be NULL when customization_len is 0 */
+  size_t customization_len;
 } lwc_batch_hash_job;
+
+/* Packed hash jobs: message i is in[offsets[i] .. offsets[i + 1]) (n + 1 non-decreasing
+ * offsets); MACs and PRFs: key i is keys[i * lwc_keybytes(alg) ..], keys_len (the bytes at
+ * keys) must be n * lwc_keybytes(alg), and other algorithms take keys NULL, keys_len 0; CXOFs:
+ * customization string i is customization[customization_offsets[i] ..
+ * customization_offsets[i + 1]), or customization_offsets NULL for none. */
+typedef struct lwc_batch_packed_hash_jobs {
+  const uint8_t* in;
+  const size_t* offsets;
+  const uint8_t* keys;
+  size_t keys_len;
+  const uint8_t* customization;
+  const size_t* customization_offsets;
+} lwc_batch_packed_hash_jobs;
 
 /* Algorithms: every registered one (lwc_algorithm_count / lwc_algorithm_name), AEADs with
  * their own key, nonce and tag sizes (tag_len: the full tag, or a truncation the algorithm
- * allows), second keys only where the algorithm has nonce masking; unkeyed hashes and XOFs
- * (the hash jobs carry no key or customization string: MACs, PRFs and CXOFs return -1 here and
- * are batched through the C++ API). */
+ * allows), second keys only where the algorithm has nonce masking; hashes, XOFs, CXOFs (with a
+ * customization string per job), MACs and PRFs (with a key per job). */
 LWC_BATCH_API int lwc_batch_encrypt(const char* alg, size_t n, const lwc_batch_job* jobs,
                                     size_t tag_len, const lwc_batch_options* opt);
 /* ok (n bytes, or NULL) receives 1 for each job that verified, else 0. */
@@ -103,10 +125,17 @@ LWC_BATCH_API int lwc_batch_decrypt_packed(const char* alg, size_t n,
 
 LWC_BATCH_API int lwc_batch_hash(const char* alg, size_t n, const lwc_batch_hash_job* jobs,
                                  const lwc_batch_options* opt);
-/* Message i is in[offsets[i] .. offsets[i + 1]); digest i goes to out[i * out_len ..]. */
+/* Message i is in[offsets[i] .. offsets[i + 1]); digest i goes to out[i * out_len ..]. No keys
+ * and no customization strings (a CXOF's are empty): for MACs and PRFs use
+ * lwc_batch_hash_packed_jobs. */
 LWC_BATCH_API int lwc_batch_hash_packed(const char* alg, size_t n, const uint8_t* in,
                                         const size_t* offsets, uint8_t* out, size_t out_len,
                                         const lwc_batch_options* opt);
+/* Every hash, XOF, CXOF, MAC and PRF, packed with per-job keys and customization strings;
+ * digest i goes to out[i * out_len ..]. */
+LWC_BATCH_API int lwc_batch_hash_packed_jobs(const char* alg, size_t n,
+                                             const lwc_batch_packed_hash_jobs* jobs, uint8_t* out,
+                                             size_t out_len, const lwc_batch_options* opt);
 
 /* The backend used when none is named: the fastest the CPU runs, or the lower one named by
  * the environment variable LWC_BACKEND (portable|avx2|avx512), read once per process. */

@@ -74,7 +74,7 @@ void fetch_c_hash(const void* ctx, std::size_t first, std::size_t count, sponge_
   const lwc_batch_hash_job* jobs = static_cast<const lwc_batch_hash_job*>(ctx);
   for (std::size_t k = 0; k < count; ++k) {
     const lwc_batch_hash_job& j = jobs[first + k];
-    out[k] = {j.in, j.in_len, j.out, j.out_len};  // unkeyed: checked by the caller
+    out[k] = {j.in, j.in_len, j.out, j.out_len, j.key, j.customization, j.customization_len};
   }
 }
 
@@ -239,11 +239,6 @@ int lwc_batch_hash(const char* alg, size_t n, const lwc_batch_hash_job* jobs,
   return guarded("lwc_batch_hash", [&] {
     const lwc::algorithm& x = resolve(alg, false);
     if (n != 0 && jobs == nullptr) checks::fail(x, std::to_string(n) + " jobs at NULL");
-    // The C job carries no key or customization string: MACs, PRFs and CXOFs are batched
-    // through the C++ API (lwc::batch::hash with hash_job::key / customization).
-    if (x.is_keyed() || x.max_customization_size != 0)
-      checks::fail(x, "keyed and customizable algorithms are batched through the C++ API "
-                      "only (the C hash job has no key or customization string)");
     const options o = to_options(opt);
     const backend_ops& be = pick_backend(o);
     lwc::checked_total bytes(x.name);
@@ -251,8 +246,15 @@ int lwc_batch_hash(const char* alg, size_t n, const lwc_batch_hash_job* jobs,
       const lwc_batch_hash_job& j = jobs[i];
       const lwc::bytes_view in = bytes_at(x, i, j.in, j.in_len, "input");
       bytes_at(x, i, j.out, j.out_len, "output");
-      checks::hash_job_sizes(x, i, j.in_len, j.out_len, 0, 0);
-      checks::hash_job_disjoint(x, i, in, {j.out, j.out_len}, {}, {});
+      if (x.is_keyed() && j.key == nullptr) checks::fail_job(x, i, "key is NULL");
+      if (!x.is_keyed() && j.key != nullptr) checks::fail_job(x, i, "takes no key");
+      if (x.max_customization_size == 0 && j.customization != nullptr)
+        checks::fail_job(x, i, "takes no customization string");
+      const lwc::bytes_view key = bytes_at(x, i, j.key, j.key_len, "key");
+      const lwc::bytes_view custom =
+          bytes_at(x, i, j.customization, j.customization_len, "customization string");
+      checks::hash_job_sizes(x, i, j.in_len, j.out_len, j.key_len, j.customization_len);
+      checks::hash_job_disjoint(x, i, in, {j.out, j.out_len}, key, custom);
       bytes.add(j.in_len).add(j.out_len);
     }
     run_sponge(be, x, n, fetch_c_hash, jobs, bytes.value(), o.threads);
@@ -273,6 +275,39 @@ int lwc_batch_hash_packed(const char* alg, size_t n, const uint8_t* in, const si
     if (out == nullptr && out_size != 0) checks::fail(x, "output is NULL");
     hash_packed(x, packed{{in, in_size}, {offsets, count}}, {out, out_size}, out_len,
                 to_options(opt));
+    return 0;
+  });
+}
+
+int lwc_batch_hash_packed_jobs(const char* alg, size_t n, const lwc_batch_packed_hash_jobs* jobs,
+                               uint8_t* out, size_t out_len, const lwc_batch_options* opt) {
+  return guarded("lwc_batch_hash_packed_jobs", [&] {
+    const lwc::algorithm& x = resolve(alg, false);
+    if (jobs == nullptr) checks::fail(x, "jobs are NULL");
+    if (jobs->offsets == nullptr) checks::fail(x, "offsets are NULL");
+    if (x.is_keyed() && jobs->keys == nullptr) checks::fail(x, "keys are NULL");
+    if (jobs->keys == nullptr && jobs->keys_len != 0) checks::fail(x, "keys are NULL");
+    if (!x.is_keyed() && jobs->keys != nullptr) checks::fail(x, "takes no key");
+    // The sizes are checked before offsets[n] is read; the C++ front end checks the rest (key
+    // bytes against n * key size, offsets, customization lengths, overlaps).
+    const std::size_t count = lwc::checked_add(n, 1, "offsets");
+    const std::size_t out_size = lwc::checked_mul(n, out_len, "output");
+    const std::size_t in_size = jobs->offsets[n];
+    if (jobs->in == nullptr && in_size != 0) checks::fail(x, "input is NULL");
+    if (out == nullptr && out_size != 0) checks::fail(x, "output is NULL");
+    lwc::batch::packed custom;
+    if (jobs->customization_offsets != nullptr) {
+      const std::size_t custom_size = jobs->customization_offsets[n];
+      if (jobs->customization == nullptr && custom_size != 0)
+        checks::fail(x, "customization strings are NULL");
+      custom = {{jobs->customization, custom_size}, {jobs->customization_offsets, count}};
+    } else if (jobs->customization != nullptr) {
+      checks::fail(x, "customization strings without customization_offsets");
+    }
+    hash_packed(x,
+                packed_hash_inputs{packed{{jobs->in, in_size}, {jobs->offsets, count}},
+                                   {jobs->keys, jobs->keys_len}, custom},
+                {out, out_size}, out_len, to_options(opt));
     return 0;
   });
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// P/Invoke declarations for liblwc.so (include/lwc.h and include/lwc/stream.h).
+// P/Invoke declarations for liblwc.so (include/lwc.h, include/lwc/stream.h and include/lwc/batch.h).
 using System;
 using System.IO;
 using System.Runtime.InteropServices;
@@ -68,6 +68,52 @@ namespace Lwc
         [DllImport(Lib)] internal static extern int lwc_hash_copy(HashStateHandle dst, HashStateHandle src);
         [DllImport(Lib)] internal static extern void lwc_hash_free(IntPtr st);
         [DllImport(Lib)] internal static extern void lwc_memzero(IntPtr p, UIntPtr len);
+
+        // ---- batch engine (include/lwc/batch.h) ----
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct BatchOptions
+        {
+            internal uint Threads;
+            [MarshalAs(UnmanagedType.LPStr)] internal string Backend;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal unsafe struct BatchPackedJobs
+        {
+            internal byte* Keys;
+            internal byte* Nonces;
+            internal byte* SecondKeys;
+            internal byte* In;
+            internal UIntPtr* Offsets;
+            internal byte* Ad;
+            internal UIntPtr* AdOffsets;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal unsafe struct BatchPackedHashJobs
+        {
+            internal byte* In;
+            internal UIntPtr* Offsets;
+            internal byte* Keys;
+            internal UIntPtr KeysLen;
+            internal byte* Customization;
+            internal UIntPtr* CustomizationOffsets;
+        }
+
+        [DllImport(Lib)] internal static extern IntPtr lwc_batch_default_backend();
+        [DllImport(Lib)] internal static extern int lwc_batch_backend_available([MarshalAs(UnmanagedType.LPStr)] string backend);
+        [DllImport(Lib)]
+        internal static extern int lwc_batch_has_lanes([MarshalAs(UnmanagedType.LPStr)] string alg,
+            [MarshalAs(UnmanagedType.LPStr)] string backend);
+        [DllImport(Lib)]
+        internal static extern unsafe int lwc_batch_encrypt_packed(IntPtr alg, UIntPtr n, BatchPackedJobs* jobs,
+            byte* output, byte* tags, UIntPtr taglen, ref BatchOptions opt);
+        [DllImport(Lib)]
+        internal static extern unsafe int lwc_batch_decrypt_packed(IntPtr alg, UIntPtr n, BatchPackedJobs* jobs,
+            byte* tags, byte* output, UIntPtr taglen, byte* ok, ref BatchOptions opt);
+        [DllImport(Lib)]
+        internal static extern unsafe int lwc_batch_hash_packed_jobs(IntPtr alg, UIntPtr n, BatchPackedHashJobs* jobs,
+            byte* output, UIntPtr outlen, ref BatchOptions opt);
 
         // ---- stream format ----
         internal const int StreamKeyBytes = 32;

@@ -87,6 +87,7 @@ static partial class Tests
         before = checks; AsyncStreams(); Console.WriteLine("lwc file streams, async: " + (checks - before) + " checks");
         before = checks; Spill(); Console.WriteLine("spill file: " + (checks - before) + " checks");
         before = checks; Faults(); Console.WriteLine("faults: " + (checks - before) + " checks");
+        before = checks; BatchJobs(); Console.WriteLine("batch: " + (checks - before) + " checks");
         Console.WriteLine(string.Format("{0} checks, {1} failures, {2:F1} s", checks, failures,
             sw.Elapsed.TotalSeconds));
         return failures == 0 ? 0 : 1;
