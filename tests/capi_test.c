@@ -619,6 +619,11 @@ static void test_batch_keyed_and_customized_hashes(void) {
     }
   }
   CHECK(tested >= 3);
+  /* an empty batch needs no buffers */
+  memset(&packed, 0, sizeof packed);
+  packed.offsets = offsets;
+  CHECK(lwc_batch_hash_packed_jobs("ascon-mac", 0, &packed, NULL, 16, NULL) == 0);
+  CHECK(lwc_batch_hash("ascon-mac", 0, NULL, NULL) == 0);
   expect_batch_error(lwc_batch_hash_packed_jobs("ascon-mac", 1, NULL, out, 16, NULL), "ascon-mac",
                      "NULL");
 }

@@ -285,7 +285,7 @@ int lwc_batch_hash_packed_jobs(const char* alg, size_t n, const lwc_batch_packed
     const lwc::algorithm& x = resolve(alg, false);
     if (jobs == nullptr) checks::fail(x, "jobs are NULL");
     if (jobs->offsets == nullptr) checks::fail(x, "offsets are NULL");
-    if (x.is_keyed() && jobs->keys == nullptr) checks::fail(x, "keys are NULL");
+    if (x.is_keyed() && jobs->keys == nullptr && n != 0) checks::fail(x, "keys are NULL");
     if (jobs->keys == nullptr && jobs->keys_len != 0) checks::fail(x, "keys are NULL");
     if (!x.is_keyed() && jobs->keys != nullptr) checks::fail(x, "takes no key");
     // The sizes are checked before offsets[n] is read; the C++ front end checks the rest (key

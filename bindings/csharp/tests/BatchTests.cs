@@ -111,6 +111,9 @@ static partial class Tests
         Throws<ArgumentException>(() => Batch.HashData("ascon-hash256", new[] { new byte[1] }, 0, 1, "no-such-backend"),
             "unknown backend");
         Check(Batch.HashData("ascon-hash256", new byte[0][]).Length == 0, "an empty batch");
+        Check(Batch.Mac("ascon-mac", new byte[0][], new byte[0][]).Length == 0, "an empty batch of MACs");
+        Check(Batch.Encrypt("ascon-aead128", new byte[0][], null, new byte[0][], new byte[0][]).Length == 0,
+            "an empty batch of AEAD jobs");
     }
 
     // The short-input PRFs (ascon-prfshort) take messages of up to 16 bytes.
