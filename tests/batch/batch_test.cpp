@@ -463,7 +463,7 @@ TEST_P(BatchTest, CInterface) {
   std::vector<lwc_batch_hash_job> hj(n);
   std::vector<bytes> digests(n, bytes(32));
   for (std::size_t i = 0; i < n; ++i)
-    hj[i] = {b.pt[i].data(), b.pt[i].size(), digests[i].data(), 32};
+    hj[i] = {b.pt[i].data(), b.pt[i].size(), digests[i].data(), 32, nullptr, 0, nullptr, 0};
   ASSERT_EQ(lwc_batch_hash("ascon-hash256", n, hj.data(), &o), 0);
   for (std::size_t i = 0; i < n; ++i) {
     const auto want = lwc::ascon::hash256::digest(b.pt[i]);
