@@ -140,6 +140,20 @@ std::size_t clamp_size(std::uint64_t n) {
   return n > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(n);
 }
 
+// Runs f for a stream this call holds, keeping the code of a failure in the stream for
+// lwc_stream_error_code().
+template <class F>
+int recording_code(lwc_stream* s, F&& f) {
+  try {
+    return f();
+  } catch (const ls::error& e) {
+    s->code = static_cast<int>(e.code());
+    throw;
+  } catch (...) {
+    s->code = LWC_STREAM_E_USAGE;
+    throw;
+  }
+}
 }  // namespace
 
 extern "C" {
@@ -229,10 +243,10 @@ size_t lwc_stream_final_bound(const lwc_stream* s) {
 int lwc_stream_push(lwc_stream* s, uint8_t* out, size_t outcap, size_t* outlen, const uint8_t* in,
                     size_t inlen) {
   if (outlen != nullptr) *outlen = 0;
-  // The error code is recorded (below) only in a stream this call holds.
+  // The error code is recorded (recording_code) only in a stream this call holds.
   return guarded(nullptr, [&] {
     stream_claim claim(s, "lwc_stream_push");
-    try {
+    return recording_code(s, [&] {
       if (in == nullptr && inlen != 0)
         throw ls::error(ls::errc::usage, "lwc_stream_push: input is NULL");
       // The output runs ahead of the input (a header, tags), so even exactly in place would
@@ -251,13 +265,7 @@ int lwc_stream_push(lwc_stream* s, uint8_t* out, size_t outcap, size_t* outlen, 
       else s->dec->write({in, inlen}, sink);
       if (outlen != nullptr) *outlen = sink.size();
       return 0;
-    } catch (const ls::error& e) {
-      s->code = static_cast<int>(e.code());
-      throw;
-    } catch (...) {
-      s->code = LWC_STREAM_E_USAGE;
-      throw;
-    }
+    });
   });
 }
 
@@ -265,7 +273,7 @@ int lwc_stream_final(lwc_stream* s, uint8_t* out, size_t outcap, size_t* outlen)
   if (outlen != nullptr) *outlen = 0;
   return guarded(nullptr, [&] {
     stream_claim claim(s, "lwc_stream_final");
-    try {
+    return recording_code(s, [&] {
       const std::size_t need = final_bound(*s);
       if ((out == nullptr && outcap != 0) || outcap < need)
         throw ls::error(ls::errc::usage, "lwc_stream_final: the output buffer has " +
@@ -276,13 +284,7 @@ int lwc_stream_final(lwc_stream* s, uint8_t* out, size_t outcap, size_t* outlen)
       else s->dec->finish(sink);
       if (outlen != nullptr) *outlen = sink.size();
       return 0;
-    } catch (const ls::error& e) {
-      s->code = static_cast<int>(e.code());
-      throw;
-    } catch (...) {
-      s->code = LWC_STREAM_E_USAGE;
-      throw;
-    }
+    });
   });
 }
 
