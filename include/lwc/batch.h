@@ -103,6 +103,65 @@ typedef struct lwc_batch_packed_hash_jobs {
   const size_t* customization_offsets;
 } lwc_batch_packed_hash_jobs;
 
+/* The packed job form (the C side of <lwc/packed_jobs.hpp>): every per-job field is a column
+ * of n byte strings, read and written in place.
+ *   fixed column: offset_type LWC_BATCH_OFFSETS_NONE, element i is
+ *     data[i * stride .. (i + 1) * stride), size == n * stride;
+ *   offset column: offsets holds n + 1 non-decreasing entries of offset_type (uint32, uint64,
+ *     int32 or int64, as Arrow's binary and large_binary columns), element i is
+ *     data[offsets[i] .. offsets[i + 1]), offsets[n] <= size;
+ *   absent column (no associated data, ...): all fields zero.
+ * Key, nonce, second-key and detached tag columns give every job exactly the algorithm's size
+ * (a fixed column's stride is that size: one key or nonce is never shared by jobs). Outputs
+ * share no byte with inputs, offset arrays or other outputs, except out == in exactly (same
+ * bytes and layout, detached tags). */
+enum {
+  LWC_BATCH_OFFSETS_NONE = 0,
+  LWC_BATCH_OFFSETS_U32 = 1,
+  LWC_BATCH_OFFSETS_U64 = 2,
+  LWC_BATCH_OFFSETS_I32 = 3,
+  LWC_BATCH_OFFSETS_I64 = 4
+};
+typedef struct lwc_batch_column {
+  const uint8_t* data;
+  size_t size;         /* bytes at data */
+  size_t stride;       /* fixed columns */
+  const void* offsets; /* offset columns: n + 1 entries */
+  int offset_type;     /* LWC_BATCH_OFFSETS_* */
+} lwc_batch_column;
+typedef struct lwc_batch_out_column {
+  uint8_t* data;
+  size_t size;
+  size_t stride;
+  const void* offsets;
+  int offset_type;
+} lwc_batch_out_column;
+
+/* Tags appended to each ciphertext element (out when encrypting, in when decrypting), or
+ * detached in their own column (tags_out when encrypting, tags_in when decrypting). */
+enum { LWC_BATCH_TAGS_DETACHED = 0, LWC_BATCH_TAGS_APPENDED = 1 };
+
+typedef struct lwc_batch_aead_form {
+  size_t count;
+  lwc_batch_column keys;
+  lwc_batch_column nonces;
+  lwc_batch_column ad;          /* absent: no associated data */
+  lwc_batch_column second_keys; /* absent: no nonce masking */
+  lwc_batch_column in;          /* plaintexts, or ciphertexts (+ tag when appended) */
+  lwc_batch_out_column out;     /* ciphertexts (+ tag when appended), or plaintexts */
+  int tags;                     /* LWC_BATCH_TAGS_* */
+  lwc_batch_out_column tags_out; /* encrypt, detached */
+  lwc_batch_column tags_in;      /* decrypt, detached */
+} lwc_batch_aead_form;
+
+typedef struct lwc_batch_hash_form {
+  size_t count;
+  lwc_batch_column in;
+  lwc_batch_out_column out;          /* fixed: one output length; offsets: one per job */
+  lwc_batch_column keys;             /* MACs and PRFs; else absent */
+  lwc_batch_column customization;    /* CXOFs: absent or one string per job */
+} lwc_batch_hash_form;
+
 /* Algorithms: every registered one (lwc_algorithm_count / lwc_algorithm_name), AEADs with
  * their own key, nonce and tag sizes (tag_len: the full tag, or a truncation the algorithm
  * allows), second keys only where the algorithm has nonce masking; hashes, XOFs, CXOFs (with a
@@ -136,6 +195,15 @@ LWC_BATCH_API int lwc_batch_hash_packed(const char* alg, size_t n, const uint8_t
 LWC_BATCH_API int lwc_batch_hash_packed_jobs(const char* alg, size_t n,
                                              const lwc_batch_packed_hash_jobs* jobs, uint8_t* out,
                                              size_t out_len, const lwc_batch_options* opt);
+
+/* The packed job form; ok (count bytes, or NULL) as in lwc_batch_decrypt. */
+LWC_BATCH_API int lwc_batch_form_encrypt(const char* alg, const lwc_batch_aead_form* jobs,
+                                         size_t tag_len, const lwc_batch_options* opt);
+LWC_BATCH_API int lwc_batch_form_decrypt(const char* alg, const lwc_batch_aead_form* jobs,
+                                         size_t tag_len, uint8_t* ok,
+                                         const lwc_batch_options* opt);
+LWC_BATCH_API int lwc_batch_form_hash(const char* alg, const lwc_batch_hash_form* jobs,
+                                      const lwc_batch_options* opt);
 
 /* The backend used when none is named: the fastest the CPU runs, or the lower one named by
  * the environment variable LWC_BACKEND (portable|avx2|avx512), read once per process. */

@@ -32,6 +32,7 @@
 #include <string_view>
 
 #include "jobs.hpp"
+#include "packed_jobs.hpp"
 
 namespace lwc::batch {
 
@@ -41,6 +42,8 @@ using jobs::hash_job;
 using jobs::packed;
 using jobs::packed_aead_inputs;
 using jobs::packed_hash_inputs;
+using jobs::packed_aead_jobs;
+using jobs::packed_hash_jobs;
 
 struct options {
   unsigned threads = 0;           // 0: std::thread::hardware_concurrency(); 1: no extra thread
@@ -87,9 +90,21 @@ void encrypt_packed(algorithm_ref algorithm, const packed_aead_inputs& in, bytes
                                          std::size_t tag_len = full_tag,
                                          const options& opt = {});
 
+// The packed job form (<lwc/packed_jobs.hpp>): every column read and written in place, tags
+// appended or detached. The forms above are adapters onto these.
+void encrypt(algorithm_ref algorithm, const packed_aead_jobs& jobs,
+             std::size_t tag_len = full_tag, const options& opt = {});
+// ok[i] = 1 when job i verified, else 0 and job i's output is zeroed (ok.size() == count).
+[[nodiscard]] std::size_t decrypt(algorithm_ref algorithm, const packed_aead_jobs& jobs,
+                                  std::span<std::uint8_t> ok, std::size_t tag_len = full_tag,
+                                  const options& opt = {});
+
 // ---- hashes, XOFs, CXOFs, MACs, PRFs --------------------------------------------------------
 
 void hash(algorithm_ref algorithm, std::span<const hash_job> jobs, const options& opt = {});
+
+// The packed job form: output i is element i of jobs.out.
+void hash(algorithm_ref algorithm, const packed_hash_jobs& jobs, const options& opt = {});
 
 // Output i goes to out[i * out_len ..] (out.size() == n * out_len).
 void hash_packed(algorithm_ref algorithm, const packed_hash_inputs& in, bytes_span out,

@@ -34,6 +34,7 @@
 
 #include "common/span.hpp"
 #include "jobs.hpp"
+#include "packed_jobs.hpp"
 
 struct CUstream_st;
 
@@ -108,6 +109,17 @@ inline void hash_packed(algorithm_ref algorithm, const jobs::packed& in, bytes_s
                         std::size_t out_len, const host_options& opt = {}) {
   hash_packed(algorithm, jobs::packed_hash_inputs{in}, out, out_len, opt);
 }
+
+// The packed job form (<lwc/packed_jobs.hpp>) in host memory, every layout (fixed or offset
+// columns, tags appended or detached): same arguments and results as lwc::batch's.
+void encrypt(algorithm_ref algorithm, const jobs::packed_aead_jobs& jobs,
+             std::size_t tag_len = jobs::full_tag, const host_options& opt = {});
+[[nodiscard]] std::size_t decrypt(algorithm_ref algorithm, const jobs::packed_aead_jobs& jobs,
+                                  std::span<std::uint8_t> ok,
+                                  std::size_t tag_len = jobs::full_tag,
+                                  const host_options& opt = {});
+void hash(algorithm_ref algorithm, const jobs::packed_hash_jobs& jobs,
+          const host_options& opt = {});
 
 // Page-locked host memory: batches in it are copied by DMA directly, without staging.
 class pinned_buffer {
