@@ -1,0 +1,749 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// PHOTON-Beetle-AEAD[128], -AEAD[32] and -Hash[32] in 64-bit lanes: one job per lane, V::lanes
+// jobs per step. Included by lane_kernels.hpp inside the backend's namespace; nothing of the
+// single-message core (include/lwc/photon_beetle/) is called at run time, only its
+// compile-time tables (the MixColumnSerial masks, the S-box formulas it checks against the
+// specification's table), so the results equal the core's.
+//
+// A lane holds its job's 256-bit state as the core's four little-endian words. PHOTON-256
+// runs on the bit planes of permutation_portable.hpp (plane q, bit 8i+j: bit q of cell (i,j)),
+// which in a 64-bit lane are the same logic, shifts and rotations as in a 64-bit register: the
+// S-box is its boolean formula and MixColumnSerial a sum of masked, byte-rotated planes, so
+// no table is indexed by the state. The planes are made and undone around each permutation,
+// and the data is XORed onto the words as the core does.
+//
+// Every permutation of a job runs in the lanes: one step is "permute, then one block", an
+// associated-data block absorbed, a message block through Shuffle and absorbed, a tag or a
+// digest half read. A job is a list of segments of such steps (scheduler.hpp): its full
+// associated-data blocks, the padded last one from a staging area, its full message blocks,
+// the last partial one (staged, with the absorbed bytes masked and the padding byte set lane
+// by lane), then the tag permutation. The domain constants that end each phase are XORed onto
+// the lanes between two runs. The tag and, on decryption, the verdict come from the state once
+// the job leaves its lane; a rejected plaintext is zeroed by a mask (keep_or_zero), never
+// behind a branch on the verdict, before the kernel returns.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <lwc/photon_beetle/aead.hpp>
+#include <lwc/photon_beetle/hash.hpp>
+
+#include "../backend.hpp"
+#include "common.hpp"
+#include "scheduler.hpp"
+
+#ifndef LWC_SIMD_NS
+#error "include lanes/photon_beetle.hpp through lane_kernels.hpp"
+#endif
+
+namespace lwc::simd::LWC_SIMD_NS::eng::photon_lanes {
+
+using lwc::batch::detail::aead_desc;
+using lwc::batch::detail::aead_task;
+using lwc::batch::detail::sponge_desc;
+using lwc::batch::detail::sponge_task;
+namespace core = ::lwc::photon_beetle::detail;
+
+// ---- PHOTON-256 on the lanes ----------------------------------------------------------------
+
+// Swaps the bits whose indices differ only in index bits A and B (core::swap_index_bits).
+template <unsigned A, unsigned B, class V>
+LWC_SIMD_INLINE V swap_index_bits(V x) {
+  constexpr unsigned shift = (1u << B) - (1u << A);
+  constexpr u64 mask = [] {
+    u64 m = 0;
+    for (unsigned i = 0; i < 64; ++i)
+      if (((i >> A) & 1) && !((i >> B) & 1)) m |= u64{1} << i;
+    return m;
+  }();
+  const V t = V::and_(V::template shr<shift>(x) ^ x, V::set1(mask));
+  return V::xor3(x, t, V::template shl<shift>(t));
+}
+
+template <class V>
+LWC_SIMD_INLINE V gather_word(V w) {
+  w = swap_index_bits<0, 4>(w);
+  w = swap_index_bits<0, 2>(w);
+  w = swap_index_bits<1, 5>(w);
+  return swap_index_bits<1, 3>(w);
+}
+template <class V>
+LWC_SIMD_INLINE V scatter_word(V w) {
+  w = swap_index_bits<1, 3>(w);
+  w = swap_index_bits<1, 5>(w);
+  w = swap_index_bits<0, 2>(w);
+  return swap_index_bits<0, 4>(w);
+}
+
+// The 4x4 transpose of 16-bit blocks; its own inverse.
+template <class V>
+LWC_SIMD_INLINE void transpose16(V& a, V& b, V& c, V& d) {
+  const V lo32 = V::set1(0x00000000ffffffff), lo16 = V::set1(0x0000ffff0000ffff);
+  V t = V::and_xor(c, lo32, V::template shr<32>(a));
+  a = a ^ V::template shl<32>(t);
+  c = c ^ t;
+  t = V::and_xor(d, lo32, V::template shr<32>(b));
+  b = b ^ V::template shl<32>(t);
+  d = d ^ t;
+  t = V::and_(V::template shr<16>(a) ^ b, lo16);
+  a = a ^ V::template shl<16>(t);
+  b = b ^ t;
+  t = V::and_(V::template shr<16>(c) ^ d, lo16);
+  c = c ^ V::template shl<16>(t);
+  d = d ^ t;
+}
+
+// The round constants of round r on plane q (AddConstant): IC in column 0 of every row, and
+// the round's rc in column 0 where its bit q is set. Public, fixed numbers.
+struct round_constants_t {
+  u64 k[12][4];
+};
+constexpr round_constants_t make_round_constants() {
+  round_constants_t r{};
+  unsigned rc = 1;
+  for (int round = 0; round < 12; ++round) {
+    for (int q = 0; q < 4; ++q)
+      r.k[round][q] = core::make_ic_plane(q) ^ (((rc >> q) & 1) != 0 ? core::column0 : 0);
+    rc = core::next_rc(rc);
+  }
+  return r;
+}
+inline constexpr round_constants_t round_constants = make_round_constants();
+
+template <class V>
+struct planes {
+  V x0, x1, x2, x3;
+};
+
+// The core's S-box formulas (core::sbox, checked there against the specification's table).
+template <class V>
+LWC_SIMD_INLINE void sbox(planes<V>& s) {
+  const V x0 = s.x0, x1 = s.x1, x2 = s.x2, x3 = s.x3;
+  const V x3t = V::and_(x3, x1 ^ x2);
+  const V u = V::and_(x0, x3t);  // x0 x3 (x1 + x2)
+  const V a = V::and_(x1, x2);
+  s.x0 = V::xor_andn(x0 ^ x3, x1, x2);
+  s.x1 = V::xor3(x1, x3, x3t) ^ V::and_xor(x0, a, u);
+  s.x2 = V::not_(V::xor3(x2 ^ x3, V::and_xor(x0 ^ x1, x1 ^ x3, x1), u));
+  s.x3 = V::not_(V::xor_andn(V::xor3(x0, x1, x3) ^ u, x0, a));
+}
+
+// The bytes selected by sel rotated right by K bits within themselves (core::rotate_bytes);
+// the three parts are disjoint, so XOR joins them.
+template <unsigned K, u64 Sel, class V>
+LWC_SIMD_INLINE V rotate_bytes(V x) {
+  constexpr u64 low = 0x0101010101010101 * (0xffu >> K);
+  const V kept = V::and_(x, V::set1(~Sel));
+  const V right = V::and_xor(V::template shr<K>(x), V::set1(Sel & low), kept);
+  return V::and_xor(V::template shl<8 - K>(x), V::set1(Sel & ~low), right);
+}
+
+template <class V>
+LWC_SIMD_INLINE V shift_rows(V x) {
+  x = rotate_bytes<1, 0xff00ff00ff00ff00>(x);
+  x = rotate_bytes<2, 0xffff0000ffff0000>(x);
+  return rotate_bytes<4, 0xffffffff00000000>(x);
+}
+
+// (a & mask) ^ acc, with the zero and all-ones masks folded at compile time.
+template <u64 Mask, class V>
+LWC_SIMD_INLINE V masked_add(V a, V acc) {
+  if constexpr (Mask == 0) return acc;
+  else if constexpr (Mask == ~u64{0}) return a ^ acc;
+  else return V::and_xor(a, V::set1(Mask), acc);
+}
+
+template <u64 Mask, class V>
+LWC_SIMD_INLINE V masked(V a) {
+  if constexpr (Mask == 0) return V::set1(0);
+  else if constexpr (Mask == ~u64{0}) return a;
+  else return V::and_(a, V::set1(Mask));
+}
+
+template <int D, class V>
+LWC_SIMD_INLINE V rotate_rows(V x) {
+  if constexpr (D == 0) return x;
+  else return V::template rotr<8 * D>(x);
+}
+
+// One diagonal of MixColumnSerial (core::mix_diagonal): the products of four planes by the
+// coefficient bits, each a masked plane, summed and rotated into place.
+template <int D, class V>
+LWC_SIMD_INLINE V diagonal(V p0, V p1, V p2, V p3) {
+  constexpr u64 m0 = core::mix_mask<D, 0>, m1 = core::mix_mask<D, 1>;
+  constexpr u64 m2 = core::mix_mask<D, 2>, m3 = core::mix_mask<D, 3>;
+  return rotate_rows<D>(masked_add<m3>(p3, masked_add<m2>(p2, masked_add<m1>(p1, masked<m0>(p0)))));
+}
+
+// The input planes and their multiples by 2, 4 and 8 (core::multiples).
+template <class V>
+struct multiples {
+  V x0, x1, x2, x3, a, b, c;
+};
+
+template <int D, class V>
+LWC_SIMD_INLINE void mix_diagonal(const multiples<V>& x, planes<V>& out) {
+  out.x0 = out.x0 ^ diagonal<D>(x.x0, x.x3, x.x2, x.x1);
+  out.x1 = out.x1 ^ diagonal<D>(x.x1, x.a, x.b, x.c);
+  out.x2 = out.x2 ^ diagonal<D>(x.x2, x.x1, x.a, x.b);
+  out.x3 = out.x3 ^ diagonal<D>(x.x3, x.x2, x.x1, x.a);
+}
+
+template <class V>
+LWC_SIMD_INLINE void mix_columns(planes<V>& s) {
+  const multiples<V> x{s.x0, s.x1, s.x2, s.x3, s.x0 ^ s.x3, s.x2 ^ s.x3, s.x1 ^ s.x2};
+  planes<V> o{diagonal<0>(x.x0, x.x3, x.x2, x.x1), diagonal<0>(x.x1, x.a, x.b, x.c),
+              diagonal<0>(x.x2, x.x1, x.a, x.b), diagonal<0>(x.x3, x.x2, x.x1, x.a)};
+  mix_diagonal<1>(x, o);
+  mix_diagonal<2>(x, o);
+  mix_diagonal<3>(x, o);
+  mix_diagonal<4>(x, o);
+  mix_diagonal<5>(x, o);
+  mix_diagonal<6>(x, o);
+  mix_diagonal<7>(x, o);
+  s = o;
+}
+
+// PHOTON-256 on every lane; w holds each lane's state as the core's four words. The rounds
+// are a loop (with the round number as index of the public constants): fully unrolled, the
+// twelve rounds only cost compile time.
+template <class V>
+LWC_SIMD_NOINLINE void permute(V (&w)[4]) {
+  V a = gather_word(w[0]), b = gather_word(w[1]), c = gather_word(w[2]), d = gather_word(w[3]);
+  transpose16(a, b, c, d);
+  planes<V> s{a, b, c, d};
+  for (int r = 0; r < 12; ++r) {
+    const u64(&k)[4] = round_constants.k[r];
+    s.x0 = s.x0 ^ V::set1(k[0]);
+    s.x1 = s.x1 ^ V::set1(k[1]);
+    s.x2 = s.x2 ^ V::set1(k[2]);
+    s.x3 = s.x3 ^ V::set1(k[3]);
+    sbox(s);
+    s.x0 = shift_rows(s.x0);
+    s.x1 = shift_rows(s.x1);
+    s.x2 = shift_rows(s.x2);
+    s.x3 = shift_rows(s.x3);
+    mix_columns(s);
+  }
+  transpose16(s.x0, s.x1, s.x2, s.x3);
+  w[0] = scatter_word(s.x0);
+  w[1] = scatter_word(s.x1);
+  w[2] = scatter_word(s.x2);
+  w[3] = scatter_word(s.x3);
+}
+
+// ---- data in and out of the lanes -----------------------------------------------------------
+
+// Rate bytes (16 or 4) of every lane at its pointer + off, as the state's first words: two
+// little-endian words, or one 32-bit word in the low half of word 0.
+template <size_t Rate, class V>
+LWC_SIMD_INLINE void load_rate(const u8* const* src, size_t off, V (&x)[Rate == 16 ? 2 : 1]) {
+  if constexpr (Rate == 16) {
+    V::template load_blocks<false>(src, off, x);
+  } else {
+    alignas(64) u64 t[V::lanes];
+    for (size_t j = 0; j < V::lanes; ++j) t[j] = load_le32(src[j] + off);
+    x[0] = V::load(t);
+  }
+}
+template <size_t Rate, class V>
+LWC_SIMD_INLINE void store_rate(u8* const* dst, size_t off, const V (&x)[Rate == 16 ? 2 : 1]) {
+  if constexpr (Rate == 16) {
+    V::template store_blocks<false>(dst, off, x);
+  } else {
+    alignas(64) u64 t[V::lanes];
+    x[0].store(t);
+    for (size_t j = 0; j < V::lanes; ++j) store_le32(dst[j] + off, static_cast<u32>(t[j]));
+  }
+}
+
+// Shuffle(S) = S2 || (S1 >>> 1) of the rate halves (core::duplex::shuffle).
+template <size_t Rate, class V>
+LWC_SIMD_INLINE void shuffle(const V (&w)[4], V (&ks)[Rate == 16 ? 2 : 1]) {
+  if constexpr (Rate == 16) {
+    ks[0] = w[1];
+    ks[1] = V::template rotr<1>(w[0]);
+  } else {
+    ks[0] = V::xor3(V::and_(V::template shr<16>(w[0]), V::set1(0xffff)),
+                    V::and_(V::template shl<15>(w[0]), V::set1(0x7fff0000)),
+                    V::and_(V::template shl<31>(w[0]), V::set1(0x80000000)));
+  }
+}
+
+// State words as bytes, and bytes into state words, for the scalar ends of a job.
+inline void xor_bytes(u64 (&w)[4], const u8* p, size_t n) {
+  for (size_t i = 0; i < n; ++i) w[i / 8] ^= u64{p[i]} << (8 * (i % 8));
+}
+
+// The domain constant into the state's last three bits (core::add_constant).
+constexpr u64 constant_bits(unsigned c) { return u64{c} << 61; }
+
+// Section 3.2's constants (core::duplex::ad_constant and msg_constant, restated here: a
+// backend unit calls no inline function of the core, which would be compiled with its
+// instruction set under a name other units share).
+constexpr unsigned ad_constant(bool ad_full, bool has_msg) {
+  return has_msg ? (ad_full ? 1 : 2) : (ad_full ? 3 : 4);
+}
+constexpr unsigned msg_constant(bool msg_full, bool has_ad) {
+  return has_ad ? (msg_full ? 1 : 2) : (msg_full ? 5 : 6);
+}
+static_assert([] {
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 2; ++b)
+      if (ad_constant(a != 0, b != 0) != core::duplex<16>::ad_constant(a != 0, b != 0) ||
+          msg_constant(a != 0, b != 0) != core::duplex<16>::msg_constant(a != 0, b != 0))
+        return false;
+  return true;
+}());
+
+// ---- AEAD ------------------------------------------------------------------------------------
+
+template <class V, size_t Rate, bool Decrypt>
+class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
+  friend class lane_scheduler<aead_engine>;
+  static constexpr size_t N = V::lanes;
+  static constexpr size_t rate_words = Rate == 16 ? 2 : 1;
+
+  enum segment : u8 { seg_ad, seg_ad_last, seg_msg, seg_msg_last, seg_tag, seg_done };
+
+ public:
+  explicit aead_engine(const aead_task& t) : t_(t) {}
+  aead_engine(const aead_engine&) = delete;
+  aead_engine& operator=(const aead_engine&) = delete;
+  ~aead_engine() {
+    wipe(w_, sizeof w_);
+    wipe(spill_, sizeof spill_);
+    wipe(stage_in_, sizeof stage_in_);
+    wipe(stage_out_, sizeof stage_out_);
+    wipe(cur_.sink, sizeof cur_.sink);
+  }
+
+  using lane_scheduler<aead_engine>::run;
+
+ private:
+  // ---- the scheduler's hooks (scheduler.hpp) ----
+  void begin() {
+    std::memset(spill_, 0, sizeof spill_);
+    for (size_t j = 0; j < N; ++j) start_lane(j);
+    reload();
+    after_refills();
+  }
+  size_t active() const { return active_; }
+  u64 run_length() const { return cur_.run_length(); }
+  void advance(u64 k) { cur_.advance(k); }
+  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
+  bool next_segment(size_t j) {
+    leave_segment(j);
+    seg_[j] = static_cast<segment>(seg_[j] + 1);
+    return enter_segment(j);
+  }
+  void spill() {
+    for (size_t w = 0; w < 4; ++w) w_[w].store(spill_[w]);
+  }
+  void reload() {
+    for (size_t w = 0; w < 4; ++w) w_[w] = V::load(spill_[w]);
+  }
+  // The constants that close a phase, on the lanes that closed one in this round.
+  void after_refills() {
+    if (!any_constant_) return;
+    w_[3] = w_[3] ^ V::load(constant_);
+    std::memset(constant_, 0, sizeof constant_);
+    any_constant_ = false;
+  }
+  void end() {}
+
+  // k steps of one block on every lane: the permutation, then the block.
+  void steps(u64 k) {
+    const u8* src[N];
+    u8* dst[N];
+    for (size_t j = 0; j < N; ++j) {
+      src[j] = cur_.src_ptr(j);
+      dst[j] = cur_.dst_ptr(j);
+    }
+    V keep[rate_words], pad[rate_words];
+    for (size_t i = 0; i < rate_words; ++i) {
+      keep[i] = V::load(keep_[i]);
+      pad[i] = V::load(pad_[i]);
+    }
+    [[maybe_unused]] const V in_message = V::load(in_message_);
+    V s[4] = {w_[0], w_[1], w_[2], w_[3]};
+    for (size_t off = 0; off < k * Rate; off += Rate) {
+      cur_.prefetch(off);
+      permute(s);
+      V in[rate_words], ks[rate_words], out[rate_words];
+      load_rate<Rate>(src, off, in);
+      shuffle<Rate>(s, ks);
+      for (size_t i = 0; i < rate_words; ++i) {
+        out[i] = in[i] ^ ks[i];
+        // Encryption absorbs the plaintext, decryption the plaintext it computes on message
+        // lanes and the associated data it reads on the others.
+        const V absorbed = Decrypt ? V::and_xor(ks[i], in_message, in[i]) : in[i];
+        s[i] = s[i] ^ V::and_xor(absorbed, keep[i], pad[i]);
+      }
+      store_rate<Rate>(dst, off, out);
+    }
+    for (size_t w = 0; w < 4; ++w) w_[w] = s[w];
+  }
+
+  void set_block_masks(size_t j, u64 in_message, size_t bytes) {
+    in_message_[j] = in_message;
+    for (size_t i = 0; i < rate_words; ++i) {
+      keep_[i][j] = ~u64{0};
+      pad_[i][j] = 0;
+    }
+    if (bytes == Rate) return;
+    // A partial last message block: only its bytes are absorbed, then the padding byte.
+    for (size_t i = 0; i < rate_words; ++i) {
+      const size_t lo = 8 * i;
+      const size_t n = bytes <= lo ? 0 : bytes - lo >= 8 ? 8 : bytes - lo;
+      keep_[i][j] = n == 8 ? ~u64{0} : (u64{1} << (8 * n)) - 1;
+      if (bytes >= lo && bytes < lo + 8) pad_[i][j] = u64{1} << (8 * (bytes - lo));
+    }
+  }
+
+  void add_constant(size_t j, unsigned c) {
+    constant_[j] ^= constant_bits(c);
+    any_constant_ = true;
+  }
+
+  // Work when lane j leaves its segment: the staged end of the message to the caller.
+  void leave_segment(size_t j) {
+    const aead_desc& d = job_[j];
+    if (seg_[j] == seg_msg_last) {
+      const size_t r = d.len % Rate;
+      std::memcpy(d.out + (d.len - r), stage_out_[j], r);
+    }
+  }
+
+  // Points lane j at the first non-empty segment from seg_[j] on; false once the tag is done.
+  bool enter_segment(size_t j) {
+    const aead_desc& d = job_[j];
+    for (;;) {
+      switch (seg_[j]) {
+        case seg_ad:
+          if (d.ad_len >= Rate) {
+            cur_.set(j, d.ad, nullptr, d.ad_len / Rate);
+            set_block_masks(j, 0, Rate);
+            return true;
+          }
+          break;
+        case seg_ad_last:
+          if (d.ad_len % Rate != 0) {
+            const size_t r = d.ad_len % Rate;
+            std::memset(stage_in_[j], 0, Rate);
+            std::memcpy(stage_in_[j], d.ad + (d.ad_len - r), r);
+            stage_in_[j][r] = 0x01;
+            cur_.set(j, stage_in_[j], nullptr, 1);
+            set_block_masks(j, 0, Rate);
+            return true;
+          }
+          break;
+        case seg_msg:
+          if (d.ad_len != 0) add_constant(j, ad_constant(d.ad_len % Rate == 0, d.len != 0));
+          if (d.len >= Rate) {
+            cur_.set(j, d.in, d.out, d.len / Rate);
+            set_block_masks(j, ~u64{0}, Rate);
+            return true;
+          }
+          break;
+        case seg_msg_last:
+          if (d.len % Rate != 0) {
+            const size_t r = d.len % Rate;
+            std::memset(stage_in_[j], 0, Rate);
+            std::memcpy(stage_in_[j], d.in + (d.len - r), r);
+            cur_.set(j, stage_in_[j], stage_out_[j], 1);
+            set_block_masks(j, ~u64{0}, r);
+            return true;
+          }
+          break;
+        case seg_tag:
+          if (d.len != 0) add_constant(j, msg_constant(d.len % Rate == 0, d.ad_len != 0));
+          if (d.ad_len == 0 && d.len == 0) add_constant(j, 1);
+          cur_.set(j, nullptr, nullptr, 1);
+          set_block_masks(j, 0, Rate);
+          return true;
+        default:
+          return false;
+      }
+      seg_[j] = static_cast<segment>(seg_[j] + 1);
+    }
+  }
+
+  // Gives lane j the next job of the batch (its state nonce || key in the spill area), or
+  // leaves it idle when the batch has no job left.
+  void start_lane(size_t j) {
+    if (pool_i_ == pool_n_) {
+      size_t first = 0;
+      pool_n_ = t_.claim(t_.claim_ctx, N, &first);
+      pool_i_ = 0;
+      if (pool_n_ != 0) t_.fetch(t_.ctx, first, pool_n_, pool_job_);
+    }
+    if (pool_i_ == pool_n_) {
+      cur_.idle(j);
+      set_block_masks(j, 0, Rate);
+      active_ -= busy_[j];
+      busy_[j] = false;
+      return;
+    }
+    const aead_desc& d = job_[j] = pool_job_[pool_i_++];
+    spill_[0][j] = load_le64(d.nonce);
+    spill_[1][j] = load_le64(d.nonce + 8);
+    spill_[2][j] = load_le64(d.key);
+    spill_[3][j] = load_le64(d.key + 8);
+    seg_[j] = seg_ad;
+    enter_segment(j);
+    active_ += !busy_[j];
+    busy_[j] = true;
+  }
+
+  // Lane j's tag permutation is done (its state in the spill area): the tag is the state's
+  // first 16 bytes, written, or compared in constant time.
+  void finish_lane(size_t j) {
+    const aead_desc& d = job_[j];
+    alignas(8) u8 tag[16];
+    store_le64(tag, spill_[0][j]);
+    store_le64(tag + 8, spill_[1][j]);
+    const size_t len = t_.tag_len;
+    if constexpr (Decrypt) {
+      u32 diff = 0;
+      for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
+      const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
+      t_.ok[d.index] = ok;
+      // A rejected plaintext is zeroed by a mask, not behind a branch on the verdict.
+      keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
+    } else {
+      std::memcpy(d.tag, tag, len);
+    }
+    wipe(tag, sizeof tag);
+  }
+
+  static u64 load_le64(const u8* p) {
+    u64 x = 0;
+    for (int b = 7; b >= 0; --b) x = x << 8 | p[b];
+    return x;
+  }
+
+  const aead_task& t_;
+  V w_[4];
+  alignas(64) u64 spill_[4][N];
+  alignas(64) u64 keep_[rate_words][N] = {};
+  alignas(64) u64 pad_[rate_words][N] = {};
+  alignas(64) u64 in_message_[N] = {};
+  alignas(64) u64 constant_[N] = {};
+  bool any_constant_ = false;
+  lane_cursors<N, Rate> cur_;
+  segment seg_[N] = {};
+  bool busy_[N] = {};
+  size_t active_ = 0;  // lanes with a job
+  aead_desc job_[N];
+  alignas(64) u8 stage_in_[N][Rate];
+  alignas(64) u8 stage_out_[N][Rate];
+
+  aead_desc pool_job_[N];
+  size_t pool_n_ = 0, pool_i_ = 0;
+};
+
+template <size_t Rate>
+struct aead_lanes {
+  template <lane_vector V>
+  static void aead(const aead_task& t) {
+    if (t.decrypt) {
+      aead_engine<V, Rate, true> e(t);
+      e.run();
+    } else {
+      aead_engine<V, Rate, false> e(t);
+      e.run();
+    }
+  }
+};
+
+// ---- Hash ------------------------------------------------------------------------------------
+
+// PHOTON-Beetle-Hash[32]: the first 16 bytes (or the whole of a shorter message, padded and
+// closed) go into the zero state when the job enters its lane; then a step is one 4-byte
+// block absorbed after the permutation, and two more steps with no input squeeze the digest,
+// 16 bytes each, into a staging area the job's output is copied from.
+template <class V>
+class hash_engine : public lane_scheduler<hash_engine<V>> {
+  friend class lane_scheduler<hash_engine>;
+  static constexpr size_t N = V::lanes;
+  static constexpr size_t rate = 4, initial_rate = 16, digest_half = 16;
+
+  enum segment : u8 { seg_absorb, seg_absorb_last, seg_squeeze, seg_done };
+
+ public:
+  explicit hash_engine(const sponge_task& t) : t_(t) {}
+  hash_engine(const hash_engine&) = delete;
+  hash_engine& operator=(const hash_engine&) = delete;
+  ~hash_engine() {
+    wipe(w_, sizeof w_);
+    wipe(spill_, sizeof spill_);
+    wipe(stage_in_, sizeof stage_in_);
+    wipe(digest_, sizeof digest_);
+    wipe(cur_.sink, sizeof cur_.sink);
+  }
+
+  using lane_scheduler<hash_engine>::run;
+
+ private:
+  void begin() {
+    std::memset(spill_, 0, sizeof spill_);
+    for (size_t j = 0; j < N; ++j) start_lane(j);
+    reload();
+    after_refills();
+  }
+  size_t active() const { return active_; }
+  u64 run_length() const { return cur_.run_length(); }
+  void advance(u64 k) { cur_.advance(k); }
+  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
+  bool next_segment(size_t j) {
+    seg_[j] = static_cast<segment>(seg_[j] + 1);
+    return enter_segment(j);
+  }
+  void spill() {
+    for (size_t w = 0; w < 4; ++w) w_[w].store(spill_[w]);
+  }
+  void reload() {
+    for (size_t w = 0; w < 4; ++w) w_[w] = V::load(spill_[w]);
+  }
+  void after_refills() {
+    if (!any_constant_) return;
+    w_[3] = w_[3] ^ V::load(constant_);
+    std::memset(constant_, 0, sizeof constant_);
+    any_constant_ = false;
+  }
+  void end() {}
+
+  // k steps: the permutation, a block absorbed (zeros when squeezing), the rate's first 16
+  // bytes out (kept only by squeezing lanes).
+  void steps(u64 k) {
+    const u8* src[N];
+    u8* dst[N];
+    for (size_t j = 0; j < N; ++j) {
+      src[j] = cur_.src_ptr(j);
+      dst[j] = cur_.dst_ptr(j);
+    }
+    V s[4] = {w_[0], w_[1], w_[2], w_[3]};
+    for (size_t off = 0; off < k * rate; off += rate) {
+      cur_.prefetch(off);
+      permute(s);
+      V in[1];
+      load_rate<rate>(src, off, in);
+      s[0] = s[0] ^ in[0];
+      const V out[2] = {s[0], s[1]};
+      V::template store_blocks<false>(dst, off / rate * digest_half, out);
+    }
+    for (size_t w = 0; w < 4; ++w) w_[w] = s[w];
+  }
+
+  bool enter_segment(size_t j) {
+    const sponge_desc& d = job_[j];
+    const size_t rest = d.len > initial_rate ? d.len - initial_rate : 0;
+    for (;;) {
+      switch (seg_[j]) {
+        case seg_absorb:
+          if (rest >= rate) {
+            cur_.set(j, d.in + initial_rate, nullptr, rest / rate);
+            return true;
+          }
+          break;
+        case seg_absorb_last:
+          if (rest % rate != 0) {
+            const size_t r = rest % rate;
+            std::memset(stage_in_[j], 0, rate);
+            std::memcpy(stage_in_[j], d.in + (d.len - r), r);
+            stage_in_[j][r] = 0x01;
+            cur_.set(j, stage_in_[j], nullptr, 1);
+            return true;
+          }
+          break;
+        case seg_squeeze:
+          // Section 3.3: after a message longer than 16 bytes, 1 closes a full last block and
+          // 2 a partial one (the constants of shorter messages are added in start_lane).
+          if (rest != 0) {
+            constant_[j] ^= constant_bits(rest % rate == 0 ? 1 : 2);
+            any_constant_ = true;
+          }
+          cur_.set(j, nullptr, digest_[j], 2);
+          return true;
+        default:
+          return false;
+      }
+      seg_[j] = static_cast<segment>(seg_[j] + 1);
+    }
+  }
+
+  void start_lane(size_t j) {
+    if (pool_i_ == pool_n_) {
+      size_t first = 0;
+      pool_n_ = t_.claim(t_.claim_ctx, N, &first);
+      pool_i_ = 0;
+      if (pool_n_ != 0) t_.fetch(t_.ctx, first, pool_n_, pool_job_);
+    }
+    if (pool_i_ == pool_n_) {
+      cur_.idle(j);
+      active_ -= busy_[j];
+      busy_[j] = false;
+      return;
+    }
+    const sponge_desc& d = job_[j] = pool_job_[pool_i_++];
+    u64 w[4] = {};
+    const size_t first = d.len < initial_rate ? d.len : initial_rate;
+    xor_bytes(w, d.in, first);
+    if (d.len == 0) {
+      w[3] ^= constant_bits(1);
+    } else if (d.len < initial_rate) {
+      w[first / 8] ^= u64{0x01} << (8 * (first % 8));
+      w[3] ^= constant_bits(1);
+    } else if (d.len == initial_rate) {
+      w[3] ^= constant_bits(2);
+    }
+    for (size_t i = 0; i < 4; ++i) spill_[i][j] = w[i];
+    wipe(w, sizeof w);
+    seg_[j] = seg_absorb;
+    enter_segment(j);
+    active_ += !busy_[j];
+    busy_[j] = true;
+  }
+
+  void finish_lane(size_t j) {
+    const sponge_desc& d = job_[j];
+    std::memcpy(d.out, digest_[j], d.out_len);
+  }
+
+  const sponge_task& t_;
+  V w_[4];
+  alignas(64) u64 spill_[4][N];
+  alignas(64) u64 constant_[N] = {};
+  bool any_constant_ = false;
+  lane_cursors<N, rate, digest_half> cur_;
+  segment seg_[N] = {};
+  bool busy_[N] = {};
+  size_t active_ = 0;
+  sponge_desc job_[N];
+  alignas(64) u8 stage_in_[N][8];
+  alignas(64) u8 digest_[N][2 * digest_half];
+
+  sponge_desc pool_job_[N];
+  size_t pool_n_ = 0, pool_i_ = 0;
+};
+
+struct hash_lanes {
+  template <lane_vector V>
+  static void sponge(const sponge_task& t) {
+    hash_engine<V> e(t);
+    e.run();
+  }
+};
+
+}  // namespace lwc::simd::LWC_SIMD_NS::eng::photon_lanes
+
+namespace lwc::simd::LWC_SIMD_NS::eng {
+
+template <> struct lane_kernel<lwc::photon_beetle::aead128> : photon_lanes::aead_lanes<16> {};
+template <> struct lane_kernel<lwc::photon_beetle::aead32> : photon_lanes::aead_lanes<4> {};
+template <> struct lane_kernel<lwc::photon_beetle::hash> : photon_lanes::hash_lanes {};
+
+}  // namespace lwc::simd::LWC_SIMD_NS::eng
