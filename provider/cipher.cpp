@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Every AEAD of the registry as an EVP cipher.
+//
+// The protocol (docs/openssl.md): key and nonce at init; associated data in any number of
+// update calls with a NULL output; then the whole message in ONE update call; final. The
+// message is encrypted or decrypted in that call with the registry's one-shot entry points:
+//  - decryption needs the tag (OSSL_CIPHER_PARAM_AEAD_TAG) before the message, verifies it in
+//    the message's update and writes plaintext only when it verified; otherwise the output is
+//    zeros and the update (and final) fail. No unverified plaintext ever leaves the provider,
+//    and no ciphertext is buffered.
+//  - the tag length is configuration: the full tag unless "taglen" (or the tag parameter with
+//    no data, OpenSSL's EVP_CTRL_AEAD_SET_TAG form) names a shorter one; a tag of another
+//    length is refused, never taken as the length.
+//  - a nonce encrypts one message: after it, the context encrypts again only after an init
+//    that sets a nonce, and not the same one under the same key. A duplicated encryption
+//    context needs its own nonce.
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include <cstring>
+
+#include "common.hpp"
+
+namespace lwc::provider {
+namespace {
+
+constexpr std::size_t max_key = registry_max(&algorithm::key_size);
+constexpr std::size_t max_second_key = registry_max(&algorithm::second_key_size);
+constexpr std::size_t max_nonce = registry_max(&algorithm::nonce_size);
+constexpr std::size_t max_tag = registry_max(&algorithm::tag_size);
+
+// The parameter that carries the nonce-masking key of SP 800-232 (a second 16-byte key).
+constexpr const char* masking_key_param = "nonce-masking-key";
+
+struct cipher_ctx {
+  const provider_ctx* prov;
+  const algorithm* alg;
+  bool encrypting = true;
+  bool key_set = false;
+  bool nonce_set = false;
+  bool nonce_unused = false;  // the nonce has not encrypted a message yet
+  bool second_key_set = false;
+  bool message_done = false;  // the message's update (or final, for an empty one) has run
+  bool finished = false;      // final has run
+  bool failed = false;        // verification failed: every later call fails until an init
+  bool tag_set = false;       // decryption: the caller gave the expected tag
+  bool last_valid = false;    // last_key/last_nonce hold the pair of the last encryption
+  std::size_t tag_len;
+  std::uint8_t key[max_key] = {};
+  std::uint8_t second_key[max_second_key == 0 ? 1 : max_second_key] = {};
+  std::uint8_t nonce[max_nonce] = {};
+  std::uint8_t tag[max_tag] = {};
+  std::uint8_t last_key[max_key] = {};
+  std::uint8_t last_nonce[max_nonce] = {};
+  wiping_buffer ad;
+
+  cipher_ctx(const provider_ctx* p, const algorithm* a) : prov(p), alg(a), tag_len(a->tag_size) {}
+  cipher_ctx(const cipher_ctx&) = default;
+  ~cipher_ctx() {
+    secure_wipe(key, sizeof key);
+    secure_wipe(second_key, sizeof second_key);
+    secure_wipe(tag, sizeof tag);
+    secure_wipe(last_key, sizeof last_key);
+    secure_wipe(nonce, sizeof nonce);
+    secure_wipe(last_nonce, sizeof last_nonce);
+  }
+
+  const char* name() const { return alg->name.data(); }
+};
+
+void* newctx(const algorithm* a, void* provctx) {
+  try {
+    return new cipher_ctx(static_cast<const provider_ctx*>(provctx), a);
+  } catch (...) {
+    raise_error(static_cast<const provider_ctx*>(provctx), out_of_memory, "out of memory");
+    return nullptr;
+  }
+}
+
+void freectx(void* vctx) { delete static_cast<cipher_ctx*>(vctx); }
+
+void* dupctx(void* vctx) {
+  auto* src = static_cast<cipher_ctx*>(vctx);
+  try {
+    auto* copy = new cipher_ctx(*src);
+    // Two contexts must not encrypt two messages under one (key, nonce): the copy of an
+    // encryption context waits for a nonce of its own.
+    if (copy->encrypting) copy->nonce_unused = false;
+    return copy;
+  } catch (...) {
+    raise_error(src->prov, out_of_memory, "out of memory");
+    return nullptr;
+  }
+}
+
+bool tag_length_allowed(const cipher_ctx& c, std::size_t n) {
+  if (n >= c.alg->min_tag_size && n <= c.alg->tag_size) return true;
+  if (c.alg->min_tag_size == c.alg->tag_size)
+    raise_error(c.prov, invalid_argument, "%s: the tag is %zu bytes, got %zu", c.name(),
+                c.alg->tag_size, n);
+  else
+    raise_error(c.prov, invalid_argument, "%s: the tag length must be %zu to %zu bytes, got %zu",
+                c.name(), c.alg->min_tag_size, c.alg->tag_size, n);
+  return false;
+}
+
+bool before_message(const cipher_ctx& c, const char* what) {
+  if (!c.message_done && !c.finished) return true;
+  raise_error(c.prov, refused, "%s: %s must be set before the message", c.name(), what);
+  return false;
+}
+
+int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
+  auto& c = *static_cast<cipher_ctx*>(vctx);
+  if (params == nullptr) return 1;
+  const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
+  if (p != nullptr) {
+    std::size_t n = 0;
+    if (!OSSL_PARAM_get_size_t(p, &n) || n != c.alg->key_size) {
+      raise_error(c.prov, invalid_argument, "%s: the key is %zu bytes", c.name(), c.alg->key_size);
+      return 0;
+    }
+  }
+  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN);
+  if (p != nullptr) {
+    std::size_t n = 0;
+    if (!OSSL_PARAM_get_size_t(p, &n) || n != c.alg->nonce_size) {
+      raise_error(c.prov, invalid_argument, "%s: the nonce (IV) is %zu bytes", c.name(),
+                  c.alg->nonce_size);
+      return 0;
+    }
+  }
+  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
+  if (p != nullptr) {
+    std::size_t n = 0;
+    if (!OSSL_PARAM_get_size_t(p, &n)) {
+      raise_error(c.prov, invalid_argument, "%s: taglen is a size", c.name());
+      return 0;
+    }
+    if (!before_message(c, "the tag length") || !tag_length_allowed(c, n)) return 0;
+    if (c.tag_set && n != c.tag_len) {
+      raise_error(c.prov, refused, "%s: a tag of %zu bytes is already set", c.name(), c.tag_len);
+      return 0;
+    }
+    c.tag_len = n;
+  }
+  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+  if (p != nullptr) {
+    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+      raise_error(c.prov, invalid_argument, "%s: the tag is an octet string", c.name());
+      return 0;
+    }
+    if (p->data == nullptr) {
+      // EVP_CTRL_AEAD_SET_TAG with no tag: the caller names the tag length.
+      if (!before_message(c, "the tag length") || !tag_length_allowed(c, p->data_size)) return 0;
+      c.tag_len = p->data_size;
+    } else {
+      if (c.encrypting) {
+        raise_error(c.prov, refused, "%s: a tag is set only to decrypt", c.name());
+        return 0;
+      }
+      if (!before_message(c, "the tag")) return 0;
+      if (p->data_size != c.tag_len) {
+        raise_error(c.prov, invalid_argument,
+                    "%s: the tag must be %zu bytes (the configured length), got %zu; a shorter "
+                    "tag is verified only after setting taglen",
+                    c.name(), c.tag_len, p->data_size);
+        return 0;
+      }
+      std::memcpy(c.tag, p->data, p->data_size);
+      c.tag_set = true;
+    }
+  }
+  p = OSSL_PARAM_locate_const(params, masking_key_param);
+  if (p != nullptr) {
+    if (c.alg->second_key_size == 0) {
+      raise_error(c.prov, invalid_argument, "%s: no nonce masking", c.name());
+      return 0;
+    }
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == nullptr ||
+        p->data_size != c.alg->second_key_size) {
+      raise_error(c.prov, invalid_argument, "%s: the nonce-masking key is %zu bytes", c.name(),
+                  c.alg->second_key_size);
+      return 0;
+    }
+    if (!before_message(c, "the nonce-masking key")) return 0;
+    std::memcpy(c.second_key, p->data, p->data_size);
+    c.second_key_set = true;
+  }
+  return 1;
+}
+
+int cipher_init(void* vctx, const unsigned char* key, std::size_t keylen, const unsigned char* iv,
+                std::size_t ivlen, const OSSL_PARAM params[], bool encrypt) {
+  auto& c = *static_cast<cipher_ctx*>(vctx);
+  if (key != nullptr && keylen != c.alg->key_size) {
+    raise_error(c.prov, invalid_argument, "%s: the key must be %zu bytes, got %zu", c.name(),
+                c.alg->key_size, keylen);
+    return 0;
+  }
+  if (iv != nullptr && ivlen != c.alg->nonce_size) {
+    raise_error(c.prov, invalid_argument, "%s: the nonce (IV) must be %zu bytes, got %zu",
+                c.name(), c.alg->nonce_size, ivlen);
+    return 0;
+  }
+  if (encrypt && iv != nullptr && c.last_valid) {
+    const std::uint8_t* next_key = key != nullptr ? key : c.key;
+    if ((key != nullptr || c.key_set) && ct_equal(next_key, c.last_key, c.alg->key_size) &&
+        ct_equal(iv, c.last_nonce, c.alg->nonce_size)) {
+      raise_error(c.prov, refused,
+                  "%s: this nonce already encrypted a message under this key; use a new nonce",
+                  c.name());
+      return 0;
+    }
+  }
+  if (key != nullptr) {
+    std::memcpy(c.key, key, keylen);
+    c.key_set = true;
+  }
+  if (iv != nullptr) {
+    std::memcpy(c.nonce, iv, ivlen);
+    c.nonce_set = true;
+    c.nonce_unused = true;
+  }
+  c.encrypting = encrypt;
+  c.message_done = c.finished = c.failed = c.tag_set = false;
+  secure_wipe(c.tag, sizeof c.tag);
+  c.ad.clear();
+  return set_ctx_params(vctx, params);
+}
+
+int encrypt_init(void* vctx, const unsigned char* key, std::size_t keylen,
+                 const unsigned char* iv, std::size_t ivlen, const OSSL_PARAM params[]) {
+  return cipher_init(vctx, key, keylen, iv, ivlen, params, true);
+}
+int decrypt_init(void* vctx, const unsigned char* key, std::size_t keylen,
+                 const unsigned char* iv, std::size_t ivlen, const OSSL_PARAM params[]) {
+  return cipher_init(vctx, key, keylen, iv, ivlen, params, false);
+}
+
+// Encrypts or decrypts the whole message (n bytes, maybe none) in one call.
+int process_message(cipher_ctx& c, unsigned char* out, const unsigned char* in, std::size_t n) {
+  const std::uint8_t* second = c.second_key_set ? c.second_key : nullptr;
+  if (c.encrypting) {
+    if (!c.nonce_unused) {
+      raise_error(c.prov, refused,
+                  "%s: this nonce already encrypted a message (or the context is a copy); "
+                  "init with a new nonce",
+                  c.name());
+      return 0;
+    }
+    c.alg->encrypt(c.key, second, c.nonce, c.ad.data(), c.ad.size(), in, n, out, c.tag, c.tag_len);
+    c.nonce_unused = false;
+    std::memcpy(c.last_key, c.key, c.alg->key_size);
+    std::memcpy(c.last_nonce, c.nonce, c.alg->nonce_size);
+    c.last_valid = true;
+  } else {
+    if (!c.tag_set) {
+      raise_error(c.prov, refused,
+                  "%s: set the tag (OSSL_CIPHER_PARAM_AEAD_TAG) before the ciphertext: no "
+                  "plaintext is released before the tag verifies",
+                  c.name());
+      return 0;
+    }
+    if (!c.alg->decrypt(c.key, second, c.nonce, c.ad.data(), c.ad.size(), in, n, c.tag,
+                        c.tag_len, out)) {
+      secure_wipe(out, n);  // the core zeroes it too; this keeps the promise local
+      c.failed = true;
+      raise_error(c.prov, verification_failed, "%s: tag verification failed; output zeroed",
+                  c.name());
+      return 0;
+    }
+  }
+  c.message_done = true;
+  return 1;
+}
+
+bool ready(const cipher_ctx& c) {
+  if (c.failed) {
+    raise_error(c.prov, refused, "%s: verification failed; init again", c.name());
+    return false;
+  }
+  if (!c.key_set || !c.nonce_set) {
+    raise_error(c.prov, refused, "%s: set a key and a nonce (IV) first", c.name());
+    return false;
+  }
+  if (c.finished) {
+    raise_error(c.prov, refused, "%s: final has run; init again", c.name());
+    return false;
+  }
+  return true;
+}
+
+int update(void* vctx, unsigned char* out, std::size_t* outl, std::size_t outsize,
+           const unsigned char* in, std::size_t inl) {
+  auto& c = *static_cast<cipher_ctx*>(vctx);
+  *outl = 0;
+  if (!ready(c)) return 0;
+  if (inl != 0 && in == nullptr) {
+    raise_error(c.prov, invalid_argument, "%s: no input", c.name());
+    return 0;
+  }
+  return guarded(c.prov, [&] {
+    if (out == nullptr) {  // associated data
+      if (c.message_done) {
+        raise_error(c.prov, refused, "%s: associated data after the message", c.name());
+        return 0;
+      }
+      if (!c.ad.append(in, inl)) {
+        raise_error(c.prov, invalid_argument, "%s: associated data too long", c.name());
+        return 0;
+      }
+      return 1;
+    }
+    if (c.message_done) {
+      raise_error(c.prov, refused,
+                  "%s: the whole message goes in one update call (a second one came)", c.name());
+      return 0;
+    }
+    if (outsize < inl) {
+      raise_error(c.prov, invalid_argument, "%s: output buffer of %zu bytes for %zu", c.name(),
+                  outsize, inl);
+      return 0;
+    }
+    // In place is fine; any other overlap would overwrite input before it is read.
+    if (out != in && out < in + inl && in < out + inl) {
+      raise_error(c.prov, invalid_argument, "%s: input and output overlap", c.name());
+      return 0;
+    }
+    if (!process_message(c, out, in, inl)) return 0;
+    *outl = inl;
+    return 1;
+  });
+}
+
+int final(void* vctx, unsigned char*, std::size_t* outl, std::size_t) {
+  auto& c = *static_cast<cipher_ctx*>(vctx);
+  *outl = 0;
+  if (!ready(c)) return 0;
+  if (!c.message_done) {
+    unsigned char none = 0;  // an empty message: AD (if any) and the tag only
+    if (!process_message(c, &none, &none, 0)) return 0;
+  }
+  c.finished = true;
+  return 1;
+}
+
+const OSSL_PARAM* gettable_params(void*) {
+  static const OSSL_PARAM types[] = {
+      OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, nullptr),
+      OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+      OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+      OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, nullptr),
+      OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, nullptr),
+      OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, nullptr),
+      OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),
+      OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, nullptr),
+      OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, nullptr),
+      OSSL_PARAM_END,
+  };
+  return types;
+}
+
+int get_params(const algorithm& a, OSSL_PARAM params[]) {
+  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
+  // Mode 0 (a stream cipher) with the AEAD flag, as OpenSSL describes ChaCha20-Poly1305.
+  if (p != nullptr && !OSSL_PARAM_set_uint(p, 0)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+  if (p != nullptr && !OSSL_PARAM_set_size_t(p, a.key_size)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+  if (p != nullptr && !OSSL_PARAM_set_size_t(p, a.nonce_size)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
+  if (p != nullptr && !OSSL_PARAM_set_size_t(p, 1)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
+  if (p != nullptr && !OSSL_PARAM_set_int(p, 1)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
+  if (p != nullptr && !OSSL_PARAM_set_int(p, 1)) return 0;
+  for (const char* off : {OSSL_CIPHER_PARAM_CTS, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK,
+                          OSSL_CIPHER_PARAM_HAS_RAND_KEY}) {
+    p = OSSL_PARAM_locate(params, off);
+    if (p != nullptr && !OSSL_PARAM_set_int(p, 0)) return 0;
+  }
+  return 1;
+}
+
+const OSSL_PARAM* gettable_ctx_params(void*, void*) {
+  static const OSSL_PARAM types[] = {
+      OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+      OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+      OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, nullptr),
+      OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, 0),
+      OSSL_PARAM_END,
+  };
+  return types;
+}
+
+int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
+  auto& c = *static_cast<cipher_ctx*>(vctx);
+  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+  if (p != nullptr && !OSSL_PARAM_set_size_t(p, c.alg->key_size)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+  if (p != nullptr && !OSSL_PARAM_set_size_t(p, c.alg->nonce_size)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
+  if (p != nullptr && !OSSL_PARAM_set_size_t(p, c.tag_len)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+  if (p != nullptr) {
+    if (!c.encrypting || !c.finished) {
+      raise_error(c.prov, refused, "%s: the tag is read after an encryption's final", c.name());
+      return 0;
+    }
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != c.tag_len) {
+      raise_error(c.prov, invalid_argument,
+                  "%s: the tag is %zu bytes (the configured length), asked for %zu", c.name(),
+                  c.tag_len, p->data_size);
+      return 0;
+    }
+    if (!OSSL_PARAM_set_octet_string(p, c.tag, c.tag_len)) return 0;
+  }
+  return 1;
+}
+
+const OSSL_PARAM* settable_ctx_params(void*, void*) {
+  static const OSSL_PARAM types[] = {
+      OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+      OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, nullptr),
+      OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, nullptr),
+      OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, 0),
+      OSSL_PARAM_octet_string(masking_key_param, nullptr, 0),
+      OSSL_PARAM_END,
+  };
+  return types;
+}
+
+template <std::size_t I>
+void* newctx_of(void* provctx) {
+  return newctx(&registry_table[I], provctx);
+}
+template <std::size_t I>
+int get_params_of(OSSL_PARAM params[]) {
+  return get_params(registry_table[I], params);
+}
+
+template <std::size_t I>
+const OSSL_DISPATCH* dispatch_of() {
+  static const OSSL_DISPATCH table[] = {
+      {OSSL_FUNC_CIPHER_NEWCTX, dispatch_fn(&newctx_of<I>)},
+      {OSSL_FUNC_CIPHER_FREECTX, dispatch_fn(&freectx)},
+      {OSSL_FUNC_CIPHER_DUPCTX, dispatch_fn(&dupctx)},
+      {OSSL_FUNC_CIPHER_ENCRYPT_INIT, dispatch_fn(&encrypt_init)},
+      {OSSL_FUNC_CIPHER_DECRYPT_INIT, dispatch_fn(&decrypt_init)},
+      {OSSL_FUNC_CIPHER_UPDATE, dispatch_fn(&update)},
+      {OSSL_FUNC_CIPHER_FINAL, dispatch_fn(&final)},
+      {OSSL_FUNC_CIPHER_GET_PARAMS, dispatch_fn(&get_params_of<I>)},
+      {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, dispatch_fn(&gettable_params)},
+      {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, dispatch_fn(&get_ctx_params)},
+      {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, dispatch_fn(&gettable_ctx_params)},
+      {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, dispatch_fn(&set_ctx_params)},
+      {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, dispatch_fn(&settable_ctx_params)},
+      {0, nullptr},
+  };
+  return table;
+}
+
+template <std::size_t... I>
+const OSSL_DISPATCH* dispatch_at(std::size_t index, std::index_sequence<I...>) {
+  static const OSSL_DISPATCH* const tables[] = {
+      (registry_table[I].is_aead() ? dispatch_of<I>() : nullptr)...};
+  return tables[index];
+}
+
+}  // namespace
+
+const OSSL_DISPATCH* cipher_functions(std::size_t index) {
+  return dispatch_at(index, std::make_index_sequence<algorithm_count>{});
+}
+
+}  // namespace lwc::provider
