@@ -20,7 +20,7 @@ and in one call, with no object (the fastest for short messages)::
     lwc.ascon_xof128_digest(data, 64)
     lwc.ascon_mac_v13_digest(key, data); lwc.ascon_mac_v13_verify(key, data, tag)
 
-Verifiers (MAC.verify, PRF.verify, *_verify) expect the full tag; a tag of any other length
+Verifiers (``MAC.verify``, ``PRF.verify``, ``*_verify``) expect the full tag; a tag of any other length
 fails. A truncated tag is accepted only when its length is named: verify(tag, tag_length=8).
 
 Names marked "legacy (Ascon v1.2)" (Ascon128, ascon_hash, ascon_xof, ascon_mac, ...) are
@@ -28,8 +28,8 @@ superseded by NIST SP 800-232 (AsconAEAD128, ascon_hash256, ascon_xof128) and, f
 PRFs, Ascon v1.3 (ascon_mac_v13, ascon_prf_v13); use them only to interoperate.
 AlgorithmInfo.legacy says which.
 
-Generic access: lwc.new(name, data, **options), lwc.aead(name, key, **options),
-lwc.algorithms_available, lwc.algorithms().
+Generic access: ``lwc.new(name, data, **options)``, ``lwc.aead(name, key, **options)``,
+``lwc.algorithms_available``, ``lwc.algorithms()``.
 
 Never encrypt two messages with the same key and nonce. Decryption releases nothing unless
 the tag verified.

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""Sphinx configuration of the lwc documentation site (built by tools/docs.sh).
+
+The pages under docs/ are Markdown (MyST). Pages that depend on the sources are generated
+into docs/_generated/ before Sphinx reads anything: the algorithm pages from the registry
+(through the built lwc module), the C reference from the comments of include/*.h, the C#
+reference from the XML documentation the compiler writes, the performance tables from
+docs/data/*.json, and the list of the remaining top-level pages.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import docs_gen  # noqa: E402  (tools/docs_gen.py)
+
+project = "lwc"
+author = "the lwc authors"
+copyright = "the lwc authors; MIT OR Apache-2.0"
+release = docs_gen.project_version(ROOT)
+version = release
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.doctest",
+]
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+root_doc = "index"
+exclude_patterns = ["_build", "data", "requirements.txt", "**/.gitignore"]
+
+# Section anchors (#what-a-caller-may-have-consumed-before-a-failure) as GitHub writes them.
+myst_heading_anchors = 4
+myst_enable_extensions = ["colon_fence", "deflist"]
+
+html_theme = "furo"
+html_title = f"lwc {release}"
+html_static_path = []
+html_show_sourcelink = False
+
+autodoc_member_order = "bysource"
+autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": False}
+autodoc_typehints = "signature"
+
+# Doctest blocks run in a scratch folder so the examples may create files.
+doctest_global_setup = """
+import importlib.util, os, tempfile
+import lwc.batch
+os.chdir(tempfile.mkdtemp(prefix="lwc-doctest-"))
+cuda_usable = lwc.batch.cuda_available()
+dask_installed = importlib.util.find_spec("dask") is not None
+"""
+
+nitpicky = False
+# Pages kept by other parts of the project skip heading levels here and there; that costs
+# nothing on the site, so it is not an error.
+suppress_warnings = ["myst.header"]
+
+
+# The docstrings are plain text: an example indented under a paragraph is meant as code, as
+# reStructuredText reads it only after "::". Marking it so keeps such docstrings readable on
+# the site without writing them for Sphinx.
+def _literal_indented_blocks(app, what, name, obj, options, lines):
+    for i in range(2, len(lines)):
+        prose = lines[i - 2]
+        if (lines[i].startswith("    ") and not lines[i - 1].strip() and prose.strip()
+                and not prose.startswith(" ") and not prose.rstrip().endswith("::")):
+            lines[i - 2] = prose.rstrip() + " ::"
+
+
+def _generate(app):
+    docs_gen.generate_all(ROOT, DOCS / "_generated",
+                          csharp_xml=os.environ.get("LWC_DOCS_CSHARP_XML"))
+
+
+def setup(app):
+    app.connect("builder-inited", _generate)
+    app.connect("autodoc-process-docstring", _literal_indented_blocks)
