@@ -114,3 +114,6 @@ extern const lwc::batch::detail::backend_ops ops;
 namespace lwc::simd::avx512 {
 extern const lwc::batch::detail::backend_ops ops;
 }
+namespace lwc::simd::neon {
+extern const lwc::batch::detail::backend_ops ops;
+}

@@ -12,7 +12,7 @@ namespace lwc::batch::detail {
 namespace {
 
 struct registry {
-  const backend_ops* list[3] = {};
+  const backend_ops* list[4] = {};
   std::size_t count = 0;
   const backend_ops* chosen = nullptr;
 
@@ -23,6 +23,10 @@ struct registry {
 #endif
 #if defined(LWC_BATCH_HAVE_AVX2)
     if (cpu.avx2) list[count++] = &simd::avx2::ops;
+#endif
+#if defined(LWC_BATCH_HAVE_NEON)
+    // Advanced SIMD is part of the AArch64 baseline: no feature check.
+    list[count++] = &simd::neon::ops;
 #endif
     list[count++] = &simd::portable::ops;
     chosen = list[0];
