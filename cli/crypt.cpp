@@ -181,7 +181,7 @@ void refuse_input_as_output(const std::string& output, const input_file& in,
 int run_encrypt(const crypt_options& opt) {
   const algorithm& a = aead_algorithm(opt.algorithm);
   stream::options so;
-  so.algorithm = a.name;
+  so.algorithm = a;
   so.chunk_shift = chunk_shift(opt.chunk_size);
   so.threads = opt.threads;
   so.name = describe(opt.input);

@@ -13,13 +13,13 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include <lwc/registry.hpp>
 #ifdef LWC_CLI_HAVE_BATCH
 #include <lwc/batch.hpp>
 #endif
 
+#include "../src/threads/pool.hpp"
 #include "commands.hpp"
 #include "util.hpp"
 #include "progress.hpp"
@@ -107,8 +107,7 @@ class small_files {
 
   bool accepts(const job& j) const {
     // CXOFs and MACs/PRFs take their customization string or key one file at a time.
-    return lwc::batch::supports(j.alg->name) && j.alg->kind != algorithm_kind::cxof &&
-           !j.alg->is_keyed() &&
+    return j.alg->kind != algorithm_kind::cxof && !j.alg->is_keyed() &&
            (count() == 0 || (j.alg == alg_ && j.length == length_));
   }
   bool full() const { return count() == small_group || offsets_.back() >= small_bytes; }
@@ -144,10 +143,14 @@ class small_files {
   void flush(Publish publish) {
     if (count() == 0) return;
     std::vector<std::uint8_t> digests(count() * length_);
-    const lwc::batch::packed in{{arena_.get(), offsets_.back()}, offsets_};
+    lwc::jobs::packed_hash_jobs group;
+    group.count = count();
+    group.in = lwc::jobs::column::with_offsets<std::size_t>({arena_.get(), offsets_.back()},
+                                                            offsets_);
+    group.out = lwc::jobs::out_column::fixed(digests, length_);
     lwc::batch::options one_thread;
     one_thread.threads = 1;  // the workers already run in parallel
-    lwc::batch::hash_packed(alg_->name, in, digests, length_, one_thread);
+    lwc::batch::hash(*alg_, group, one_thread);
     for (std::size_t k = 0; k < count(); ++k)
       publish(index_[k], result{true, to_hex(digests.data() + k * length_, length_), {}});
     offsets_.assign(1, 0);
@@ -237,14 +240,11 @@ void hash_all(const std::vector<job>& jobs, const std::string& custom, unsigned 
       publish(i, hash_one(jobs[i], custom, buf.get(), prog));
 #endif
   };
-  std::vector<std::thread> pool;
-  struct joiner {
-    std::vector<std::thread>& p;
-    ~joiner() {
-      for (auto& t : p) t.join();
-    }
-  } join{pool};
-  for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
+  // The library's pool hashes; should it have no thread to give, this thread hashes
+  // everything first and prints after.
+  lwc::threads::task_group workers(work);
+  const bool helped = workers.offer(n) != 0;
+  if (!helped) workers.join();
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     result r;
     {
@@ -254,6 +254,7 @@ void hash_all(const std::vector<job>& jobs, const std::string& custom, unsigned 
     }
     emit(jobs[i], r);
   }
+  if (helped) workers.join(false);
 }
 
 const algorithm& hash_algorithm(const std::string& name) {

@@ -852,6 +852,190 @@ static void test_batch_size_sweep(void) {
   expect_batch_error(lwc_batch_hash_packed("ascon-xof128", SIZE_MAX, in, offsets, out, 0, NULL),
                      "offsets", NULL);
 }
+
+/* ---- the packed job form from C ---------------------------------------------------------- */
+
+enum { FORM_N = 17, FORM_MAX_MSG = 48, FORM_MAX_TAG = 32, FORM_MAX_KEY = 32 };
+
+/* Lays out `n` elements (element i: len[i] bytes of src + i * src_stride) as a column of
+ * layout `kind` (LWC_BATCH_OFFSETS_NONE: fixed, all of len[0] bytes) in buf, offsets in off. */
+static void form_column(lwc_batch_column* c, int kind, uint8_t* buf, void* off, const uint8_t* src,
+                        size_t src_stride, const size_t* len, size_t n) {
+  size_t i, at = kind == LWC_BATCH_OFFSETS_NONE ? 0 : 3; /* offsets start past 0 */
+  memset(c, 0, sizeof *c);
+  for (i = 0; i <= n; ++i) {
+    if (kind == LWC_BATCH_OFFSETS_U32) ((uint32_t*)off)[i] = (uint32_t)at;
+    if (kind == LWC_BATCH_OFFSETS_U64) ((uint64_t*)off)[i] = at;
+    if (kind == LWC_BATCH_OFFSETS_I32) ((int32_t*)off)[i] = (int32_t)at;
+    if (kind == LWC_BATCH_OFFSETS_I64) ((int64_t*)off)[i] = (int64_t)at;
+    if (i == n) break;
+    if (src != NULL) memcpy(buf + at, src + i * src_stride, len[i]);
+    at += len[i];
+  }
+  c->data = buf;
+  c->size = at;
+  c->stride = kind == LWC_BATCH_OFFSETS_NONE ? len[0] : 0;
+  c->offsets = kind == LWC_BATCH_OFFSETS_NONE ? NULL : off;
+  c->offset_type = kind;
+}
+
+static void form_out_column(lwc_batch_out_column* o, int kind, uint8_t* buf, void* off,
+                            const size_t* len, size_t n) {
+  lwc_batch_column c;
+  form_column(&c, kind, buf, off, NULL, 0, len, n);
+  o->data = buf;
+  o->size = c.size;
+  o->stride = c.stride;
+  o->offsets = c.offsets;
+  o->offset_type = c.offset_type;
+}
+
+/* Element i of a column built by form_column (data, stride and offsets of either kind). */
+static const uint8_t* form_element(const uint8_t* data, size_t stride, const void* offsets,
+                                   int kind, size_t i) {
+  switch (kind) {
+    case LWC_BATCH_OFFSETS_U32: return data + ((const uint32_t*)offsets)[i];
+    case LWC_BATCH_OFFSETS_U64: return data + ((const uint64_t*)offsets)[i];
+    case LWC_BATCH_OFFSETS_I32: return data + ((const int32_t*)offsets)[i];
+    case LWC_BATCH_OFFSETS_I64: return data + ((const int64_t*)offsets)[i];
+    default: return data + i * stride;
+  }
+}
+#define OUT_ELEMENT(c, i) form_element((c).data, (c).stride, (c).offsets, (c).offset_type, (i))
+
+/* Every AEAD through lwc_batch_form_encrypt / _decrypt, each round another layout (fixed and
+ * every offset type, tags appended and detached), against lwc_aead_encrypt_detached; one
+ * tampered job per decryption fails and is zeroed. */
+static void test_batch_form_layouts(void) {
+  static uint8_t keys[FORM_N][FORM_MAX_KEY], nonces[FORM_N][FORM_MAX_KEY], msgs[FORM_N][FORM_MAX_MSG],
+      ads[FORM_N][FORM_MAX_MSG], cts[FORM_N][FORM_MAX_MSG], tags[FORM_N][FORM_MAX_TAG],
+      plain[FORM_N][FORM_MAX_MSG];
+  static uint8_t kbuf[1024], nbuf[1024], abuf[1024], ibuf[2048], obuf[2048], tbuf[1024];
+  uint64_t koff[FORM_N + 1], noff[FORM_N + 1], aoff[FORM_N + 1], ioff[FORM_N + 1],
+      ooff[FORM_N + 1], toff[FORM_N + 1];
+  size_t klen[FORM_N], nlen[FORM_N], alen[FORM_N], mlen[FORM_N], olen[FORM_N], tlen[FORM_N];
+  const lwc_batch_options one_thread = {1, NULL};
+  uint8_t ok[FORM_N];
+  size_t a, i, j, round = 0;
+  for (a = 0; a < lwc_algorithm_count(); ++a) {
+    const char* alg = lwc_algorithm_name(a);
+    size_t ks, ns, ts;
+    int r;
+    if (lwc_algorithm_kind(alg) != LWC_KIND_AEAD) continue;
+    ks = lwc_keybytes(alg), ns = lwc_npubbytes(alg), ts = lwc_abytes(alg);
+    for (r = 0; r < 4; ++r, ++round) {
+      const int kinds[5] = {LWC_BATCH_OFFSETS_NONE, LWC_BATCH_OFFSETS_U32, LWC_BATCH_OFFSETS_U64,
+                            LWC_BATCH_OFFSETS_I32, LWC_BATCH_OFFSETS_I64};
+      const int msg_kind = kinds[round % 5], key_kind = kinds[(round / 5) % 5];
+      const int appended = (int)(round % 2), dec_appended = (int)((round / 2) % 2);
+      const size_t n = 1 + batch_random() % FORM_N, bad = batch_random() % n;
+      const size_t common = batch_random() % (FORM_MAX_MSG - FORM_MAX_TAG);
+      lwc_batch_aead_form f;
+      for (i = 0; i < n; ++i) {
+        klen[i] = ks, nlen[i] = ns, tlen[i] = ts;
+        alen[i] = batch_random() % 20;
+        mlen[i] = msg_kind == LWC_BATCH_OFFSETS_NONE ? common : batch_random() % (FORM_MAX_MSG - FORM_MAX_TAG);
+        for (j = 0; j < FORM_MAX_KEY; ++j)
+          keys[i][j] = (uint8_t)batch_random(), nonces[i][j] = (uint8_t)batch_random();
+        for (j = 0; j < FORM_MAX_MSG; ++j) msgs[i][j] = (uint8_t)batch_random(), ads[i][j] = (uint8_t)batch_random();
+        CHECK(lwc_aead_encrypt_detached(alg, cts[i], tags[i], ts, msgs[i], mlen[i], ads[i], alen[i],
+                                        nonces[i], keys[i], NULL) == 0);
+        olen[i] = mlen[i] + (appended ? ts : 0);
+      }
+      memset(&f, 0, sizeof f);
+      f.count = n;
+      form_column(&f.keys, key_kind, kbuf, koff, &keys[0][0], FORM_MAX_KEY, klen, n);
+      form_column(&f.nonces, kinds[(round + 2) % 5], nbuf, noff, &nonces[0][0], FORM_MAX_KEY, nlen, n);
+      form_column(&f.ad, kinds[1 + round % 4], abuf, aoff, &ads[0][0], FORM_MAX_MSG, alen, n);
+      form_column(&f.in, msg_kind, ibuf, ioff, &msgs[0][0], FORM_MAX_MSG, mlen, n);
+      form_out_column(&f.out, msg_kind, obuf, ooff, olen, n);
+      f.tags = appended ? LWC_BATCH_TAGS_APPENDED : LWC_BATCH_TAGS_DETACHED;
+      if (!appended) form_out_column(&f.tags_out, kinds[(round + 3) % 5], tbuf, toff, tlen, n);
+      CHECK(lwc_batch_form_encrypt(alg, &f, ts, &one_thread) == 0);
+      for (i = 0; i < n; ++i) {
+        const uint8_t* got = OUT_ELEMENT(f.out, i);
+        const uint8_t* got_tag = appended ? got + mlen[i] : OUT_ELEMENT(f.tags_out, i);
+        CHECK(memcmp(got, cts[i], mlen[i]) == 0 && memcmp(got_tag, tags[i], ts) == 0);
+      }
+      /* decrypt from another layout, job `bad` tampered */
+      for (i = 0; i < n; ++i) {
+        memcpy(plain[i], msgs[i], mlen[i]);
+        memcpy(msgs[i], cts[i], mlen[i]);
+        if (dec_appended) memcpy(msgs[i] + mlen[i], tags[i], ts);
+        if (i == bad) msgs[i][0] ^= 1;
+        olen[i] = mlen[i] + (dec_appended ? ts : 0);
+      }
+      memset(&f.tags_out, 0, sizeof f.tags_out);
+      form_column(&f.in, msg_kind, ibuf, ioff, &msgs[0][0], FORM_MAX_MSG, olen, n);
+      form_out_column(&f.out, kinds[(round + 4) % 5] == LWC_BATCH_OFFSETS_NONE && msg_kind != LWC_BATCH_OFFSETS_NONE
+                                  ? LWC_BATCH_OFFSETS_U64 : kinds[(round + 4) % 5],
+                      obuf, ooff, mlen, n);
+      f.tags = dec_appended ? LWC_BATCH_TAGS_APPENDED : LWC_BATCH_TAGS_DETACHED;
+      if (!dec_appended) form_column(&f.tags_in, LWC_BATCH_OFFSETS_NONE, tbuf, toff, &tags[0][0], FORM_MAX_TAG, tlen, n);
+      else memset(&f.tags_in, 0, sizeof f.tags_in);
+      memset(obuf, 0xA5, sizeof obuf);
+      CHECK(lwc_batch_form_decrypt(alg, &f, ts, ok, NULL) == -1);
+      for (i = 0; i < n; ++i) {
+        const uint8_t* got = OUT_ELEMENT(f.out, i);
+        CHECK(ok[i] == (i != bad));
+        CHECK(i == bad ? all_zero(got, mlen[i]) : memcmp(got, plain[i], mlen[i]) == 0);
+      }
+    }
+  }
+}
+
+/* Refusals from C: a stride that is not the key size, offsets that decrease or run past their
+ * data, an unknown offset type, NULL data, outputs over inputs. */
+static void test_batch_form_refusals(void) {
+  uint8_t keys[32] = {0}, nonces[32] = {0}, msgs[40] = {0}, out[40], tags[32];
+  uint32_t off[3] = {0, 10, 40}, down[3] = {0, 20, 10};
+  uint64_t past[3] = {0, 10, 41};
+  lwc_batch_aead_form f, g;
+  lwc_batch_hash_form h;
+  uint8_t digests[64];
+  memset(&f, 0, sizeof f);
+  f.count = 2;
+  f.keys.data = keys, f.keys.size = 32, f.keys.stride = 16;
+  f.nonces.data = nonces, f.nonces.size = 32, f.nonces.stride = 16;
+  f.in.data = msgs, f.in.size = 40, f.in.offsets = off, f.in.offset_type = LWC_BATCH_OFFSETS_U32;
+  f.out.data = out, f.out.size = 40, f.out.offsets = off, f.out.offset_type = LWC_BATCH_OFFSETS_U32;
+  f.tags_out.data = tags, f.tags_out.size = 32, f.tags_out.stride = 16;
+  CHECK(lwc_batch_form_encrypt("ascon-aead128", &f, 16, NULL) == 0);
+  g = f, g.keys.stride = 8, g.keys.size = 16;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "key column: stride must be 16", NULL);
+  g = f, g.nonces.stride = 0, g.nonces.size = 0;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "nonce column: stride must be 16", NULL);
+  g = f, g.in.offsets = down;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "offsets decrease", NULL);
+  g = f, g.in.offsets = past, g.in.offset_type = LWC_BATCH_OFFSETS_U64;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "run past the end", NULL);
+  g = f, g.in.offset_type = 9;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "unknown offset_type", NULL);
+  g = f, g.in.data = NULL;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "input column: data is NULL", NULL);
+  g = f, g.in.offsets = NULL;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "offsets are NULL", NULL);
+  g = f, g.out.data = keys + 8, g.out.size = 24, g.count = 1, g.tags_out.size = 16;
+  g.keys.size = 16, g.nonces.size = 16;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "overlaps the key column", NULL);
+  g = f, g.tags = LWC_BATCH_TAGS_APPENDED;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "tags appended", NULL);
+  g = f, g.count = (size_t)-1;
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", &g, 16, NULL), "does not fit", NULL);
+  expect_batch_error(lwc_batch_form_encrypt("ascon-aead128", NULL, 16, NULL), "jobs are NULL", NULL);
+  memset(&h, 0, sizeof h);
+  h.count = 2;
+  h.in.data = msgs, h.in.size = 40, h.in.offsets = off, h.in.offset_type = LWC_BATCH_OFFSETS_U32;
+  h.out.data = digests, h.out.size = 64, h.out.stride = 32;
+  CHECK(lwc_batch_form_hash("ascon-hash256", &h, NULL) == 0);
+  {
+    uint8_t one[32];
+    CHECK(lwc_hash("ascon-hash256", one, 32, msgs + 10, 30) == 0);
+    CHECK(memcmp(one, digests + 32, 32) == 0);
+  }
+  h.out.stride = 16, h.out.size = 32;
+  expect_batch_error(lwc_batch_form_hash("ascon-hash256", &h, NULL), "output column: stride must be 32", NULL);
+}
 #endif
 
 int main(void) {
@@ -873,6 +1057,8 @@ int main(void) {
   test_batch_has_lanes();
   test_batch_keyed_and_customized_hashes();
   test_batch_size_sweep();
+  test_batch_form_layouts();
+  test_batch_form_refusals();
 #endif
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;

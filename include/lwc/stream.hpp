@@ -46,7 +46,8 @@ class source {
 };
 
 struct options {
-  std::string_view algorithm = "ascon-aead128";  // encryption: any AEAD the format admits
+  // Encryption: any AEAD the format admits, by registry entry or name.
+  algorithm_ref algorithm = "ascon-aead128";
   unsigned chunk_shift = default_chunk_shift;      // encryption: chunk size 2^shift, 6 to 20
   unsigned threads = 0;                            // workers; 0: one per hardware thread
   std::string name = "the stream";                 // names the input in error messages

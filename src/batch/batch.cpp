@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// The C++ API of the batch engine: argument checks, the job layouts (span of jobs, packed
-// buffers) turned into the engine's job descriptors, and the threads. Compiled
+// The C++ API of the batch engine: argument checks, the job layouts (span of jobs, the packed
+// job form, and the earlier packed buffers as adapters onto the form) turned into the engine's
+// job descriptors a group at a time, and the threads (the library's pool). Compiled
 // for the baseline CPU; the backends are reached only through dispatch.hpp.
 #include <lwc/batch.hpp>
 
@@ -9,11 +10,12 @@
 #include <atomic>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "../jobs/checks.hpp"
+#include "../jobs/columns.hpp"
+#include "../threads/pool.hpp"
 #include "dispatch.hpp"
 #include "frontend.hpp"
 
@@ -24,6 +26,7 @@ namespace detail {
 namespace {
 
 namespace checks = lwc::jobs::checks;
+namespace columns = lwc::jobs::columns;
 
 constexpr auto registry_names = [] {
   std::array<std::string_view, lwc::algorithm_count> names{};
@@ -71,9 +74,9 @@ std::size_t claim(void* ctx, std::size_t max, std::size_t* first) {
   return m;
 }
 
-// Runs `work` on up to `threads` threads (the caller's included), which take the n jobs from
-// one cursor. Fewer threads for small batches: starting a thread costs tens of microseconds,
-// the time to process tens of kilobytes, so each gets min_work bytes or more.
+// Runs `work` on up to `threads` threads (the caller's included, the others from the library's
+// pool), which take the n jobs from one cursor. Fewer threads for small batches: waking a
+// worker and sharing the cursor costs microseconds, so each gets min_work bytes or more.
 template <class Work>
 void parallel(std::size_t n, std::uint64_t bytes, std::uint64_t per_job, unsigned threads,
               Work work) {
@@ -91,21 +94,12 @@ void parallel(std::size_t n, std::uint64_t bytes, std::uint64_t per_job, unsigne
   job_cursor cursor;
   cursor.end = n;
   cursor.threads = t;
-  const auto run = [&] {
+  // Any number of participants finishes the batch (they claim from the cursor): a helper the
+  // pool cannot start in time is simply not waited for.
+  lwc::threads::parallel(t, [&] {
     thread_share share{&cursor};
     work(&share);
-  };
-  std::vector<std::thread> workers;
-  if (t > 1) workers.reserve(t - 1);
-  for (std::size_t r = 1; r < t; ++r) {
-    try {
-      workers.emplace_back(run);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: the ones running take the remaining jobs
-    }
-  }
-  run();
-  for (std::thread& w : workers) w.join();
+  });
 }
 
 // ---- job layouts ----------------------------------------------------------------------------
@@ -120,38 +114,44 @@ void fetch_jobs(const void* ctx, std::size_t first, std::size_t count, aead_desc
   }
 }
 
-struct packed_ctx {
-  const std::uint8_t* keys;
-  std::size_t key_size;
-  const std::uint8_t* nonces;
-  std::size_t nonce_size;
-  const std::uint8_t* second_keys;
-  std::size_t second_key_size;
-  const std::uint8_t* in;
-  const std::size_t* offsets;
-  const std::uint8_t* ad;
-  const std::size_t* ad_offsets;
-  std::uint8_t* out;
-  std::uint8_t* tags;
-  std::size_t tag_len;
+// The packed job form: every column read where the caller keeps it. A job's message length
+// is its input's size when encrypting, its output's when decrypting (an appended tag is not
+// part of it); its tag sits right after the ciphertext, or in the tag column.
+struct aead_form_ctx {
+  columns::reader<const std::uint8_t> keys, nonces, second_keys, ad, in, tags_in;
+  columns::reader<std::uint8_t> out, tags_out;
+  bool decrypt, appended, masked;
 };
 
-void fetch_packed(const void* ctx, std::size_t first, std::size_t count, aead_desc* out) {
-  const packed_ctx& p = *static_cast<const packed_ctx*>(ctx);
+aead_form_ctx form_context(const packed_aead_jobs& f, bool decrypt) {
+  return {columns::reader<const std::uint8_t>(f.keys),
+          columns::reader<const std::uint8_t>(f.nonces),
+          columns::reader<const std::uint8_t>(f.second_keys),
+          columns::reader<const std::uint8_t>(f.ad),
+          columns::reader<const std::uint8_t>(f.in),
+          columns::reader<const std::uint8_t>(f.tags_in),
+          columns::reader<std::uint8_t>(f.out),
+          columns::reader<std::uint8_t>(f.tags_out),
+          decrypt,
+          f.tags == jobs::tag_place::appended,
+          !f.second_keys.absent()};
+}
+
+void fetch_form(const void* ctx, std::size_t first, std::size_t count, aead_desc* out) {
+  const aead_form_ctx& f = *static_cast<const aead_form_ctx*>(ctx);
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t i = first + k;
-    const std::size_t off = p.offsets[i], len = p.offsets[i + 1] - off;
-    aead_desc& d = out[k];
-    d.key = p.keys + i * p.key_size;
-    d.second_key = p.second_keys != nullptr ? p.second_keys + i * p.second_key_size : nullptr;
-    d.nonce = p.nonces + i * p.nonce_size;
-    d.ad = p.ad_offsets != nullptr ? p.ad + p.ad_offsets[i] : nullptr;
-    d.ad_len = p.ad_offsets != nullptr ? p.ad_offsets[i + 1] - p.ad_offsets[i] : 0;
-    d.in = p.in + off;
-    d.len = len;
-    d.out = p.out + off;
-    d.tag = p.tags + i * p.tag_len;
-    d.index = i;
+    const auto in = f.in[i];
+    const auto o = f.out[i];
+    const auto ad = f.ad[i];
+    const std::size_t len = f.decrypt ? o.size : in.size;
+    // Decryption only reads its tag: the engine's descriptor has one pointer type for both.
+    std::uint8_t* tag = f.appended ? (f.decrypt ? const_cast<std::uint8_t*>(in.data) + len
+                                                : o.data + len)
+                                   : (f.decrypt ? const_cast<std::uint8_t*>(f.tags_in[i].data)
+                                                : f.tags_out[i].data);
+    out[k] = {f.keys[i].data, f.masked ? f.second_keys[i].data : nullptr, f.nonces[i].data,
+              ad.data, ad.size, in.data, len, o.data, tag, i};
   }
 }
 
@@ -165,27 +165,21 @@ void fetch_hash_jobs(const void* ctx, std::size_t first, std::size_t count, spon
   }
 }
 
-struct packed_hash_ctx {
-  const std::uint8_t* in;
-  const std::size_t* offsets;
-  std::uint8_t* out;
-  std::size_t out_len;
-  const std::uint8_t* keys;  // or null
-  std::size_t key_size;
-  const std::uint8_t* custom;  // or null
-  const std::size_t* custom_offsets;
+struct hash_form_ctx {
+  columns::reader<const std::uint8_t> in, keys, customization;
+  columns::reader<std::uint8_t> out;
+  bool keyed;
 };
-void fetch_hash_packed(const void* ctx, std::size_t first, std::size_t count,
-                       sponge_desc* out) {
-  const packed_hash_ctx& p = *static_cast<const packed_hash_ctx*>(ctx);
+
+void fetch_hash_form(const void* ctx, std::size_t first, std::size_t count, sponge_desc* out) {
+  const hash_form_ctx& f = *static_cast<const hash_form_ctx*>(ctx);
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t i = first + k;
-    out[k] = {p.in + p.offsets[i], p.offsets[i + 1] - p.offsets[i], p.out + i * p.out_len,
-              p.out_len, p.keys != nullptr ? p.keys + i * p.key_size : nullptr, nullptr, 0};
-    if (p.custom_offsets != nullptr) {
-      out[k].custom = p.custom + p.custom_offsets[i];
-      out[k].custom_len = p.custom_offsets[i + 1] - p.custom_offsets[i];
-    }
+    const auto in = f.in[i];
+    const auto o = f.out[i];
+    const auto c = f.customization[i];
+    out[k] = {in.data, in.size, o.data, o.size, f.keyed ? f.keys[i].data : nullptr, c.data,
+              c.size};
   }
 }
 
@@ -255,22 +249,35 @@ std::size_t lanes(std::string_view backend) noexcept {
 
 namespace {
 
-packed_ctx packed_context(const lwc::algorithm& a, const packed_aead_inputs& in, bytes_span out,
-                          const std::uint8_t* tags, std::size_t tag_len) {
-  const bool has_ad = !in.ad.offsets.empty();
-  return {in.keys.data(),
-          a.key_size,
-          in.nonces.data(),
-          a.nonce_size,
-          in.second_keys.empty() ? nullptr : in.second_keys.data(),
-          a.second_key_size,
-          in.in.data.data(),
-          in.in.offsets.data(),
-          has_ad ? in.ad.data.data() : nullptr,
-          has_ad ? in.ad.offsets.data() : nullptr,
-          out.data(),
-          const_cast<std::uint8_t*>(tags),  // read only when decrypting
-          tag_len};
+// The earlier packed buffers as a form (checked by their own checks already): messages and
+// outputs at the same offsets, fixed key, nonce and tag columns.
+packed_aead_jobs form_of(const lwc::algorithm& a, const packed_aead_inputs& in, bytes_span out) {
+  packed_aead_jobs f;
+  f.count = in.in.count();
+  f.keys = jobs::column::fixed(in.keys, a.key_size);
+  f.nonces = jobs::column::fixed(in.nonces, a.nonce_size);
+  if (!in.second_keys.empty())
+    f.second_keys = jobs::column::fixed(in.second_keys, a.second_key_size);
+  if (!in.ad.offsets.empty()) f.ad = jobs::column::with_offsets(in.ad.data, in.ad.offsets);
+  f.in = jobs::column::with_offsets(in.in.data, in.in.offsets);
+  f.out = jobs::out_column::with_offsets(out, in.in.offsets);
+  return f;
+}
+
+void run_form(const backend_ops& be, const lwc::algorithm& a, const packed_aead_jobs& f,
+              std::uint64_t bytes, bool decrypt, std::size_t tag_len, std::uint8_t* ok,
+              unsigned threads) {
+  const aead_form_ctx ctx = form_context(f, decrypt);
+  run_aead(be, a, f.count, fetch_form, &ctx, bytes, decrypt, tag_len, ok, threads);
+}
+
+void run_hash_form(const backend_ops& be, const lwc::algorithm& a, const packed_hash_jobs& f,
+                   std::uint64_t bytes, unsigned threads) {
+  const hash_form_ctx ctx{columns::reader<const std::uint8_t>(f.in),
+                          columns::reader<const std::uint8_t>(f.keys),
+                          columns::reader<const std::uint8_t>(f.customization),
+                          columns::reader<std::uint8_t>(f.out), a.is_keyed()};
+  run_sponge(be, a, f.count, fetch_hash_form, &ctx, bytes, threads);
 }
 
 // The flags are 0 or 1: a sum, not a compare per flag, keeps the count free of branches on
@@ -317,9 +324,9 @@ void encrypt_packed(algorithm_ref algorithm, const packed_aead_inputs& in, bytes
   tag_len = checks::tag_length(a, tag_len);
   checks::packed_aead(a, in, out.size(), tags.size(), tag_len, nullptr, checks::memory::host);
   checks::packed_aead_disjoint(a, in, out, tags, false);
-  const packed_ctx ctx = packed_context(a, in, out, tags.data(), tag_len);
-  run_aead(be, a, in.in.count(), fetch_packed, &ctx, checks::packed_bytes(a, in), false, tag_len,
-           nullptr, opt.threads);
+  packed_aead_jobs f = form_of(a, in, out);
+  f.tags_out = jobs::out_column::fixed(tags, tag_len);
+  run_form(be, a, f, checks::packed_bytes(a, in), false, tag_len, nullptr, opt.threads);
 }
 
 std::size_t decrypt_packed(algorithm_ref algorithm, const packed_aead_inputs& in,
@@ -335,9 +342,28 @@ std::size_t decrypt_packed(algorithm_ref algorithm, const packed_aead_inputs& in
       lwc::ranges_overlap(ok.data(), ok.size(), tags.data(), tags.size()) ||
       lwc::ranges_overlap(ok.data(), ok.size(), in.in.data.data(), in.in.data.size()))
     checks::fail(a, "ok flags overlap the output, tag or message buffer");
-  const packed_ctx ctx = packed_context(a, in, out, tags.data(), tag_len);
-  run_aead(be, a, in.in.count(), fetch_packed, &ctx, checks::packed_bytes(a, in), true, tag_len,
-           ok.data(), opt.threads);
+  packed_aead_jobs f = form_of(a, in, out);
+  f.tags_in = jobs::column::fixed(tags, tag_len);
+  run_form(be, a, f, checks::packed_bytes(a, in), true, tag_len, ok.data(), opt.threads);
+  return count_ok(ok);
+}
+
+void encrypt(algorithm_ref algorithm, const packed_aead_jobs& jobs, std::size_t tag_len,
+             const options& opt) {
+  const lwc::algorithm& a = checks::resolve(algorithm, true);
+  const backend_ops& be = pick_backend(opt);
+  tag_len = checks::tag_length(a, tag_len);
+  const std::uint64_t bytes = checks::aead_form(a, jobs, tag_len, false, nullptr, 0);
+  run_form(be, a, jobs, bytes, false, tag_len, nullptr, opt.threads);
+}
+
+std::size_t decrypt(algorithm_ref algorithm, const packed_aead_jobs& jobs,
+                    std::span<std::uint8_t> ok, std::size_t tag_len, const options& opt) {
+  const lwc::algorithm& a = checks::resolve(algorithm, true);
+  const backend_ops& be = pick_backend(opt);
+  tag_len = checks::tag_length(a, tag_len);
+  const std::uint64_t bytes = checks::aead_form(a, jobs, tag_len, true, ok.data(), ok.size());
+  run_form(be, a, jobs, bytes, true, tag_len, ok.data(), opt.threads);
   return count_ok(ok);
 }
 
@@ -355,19 +381,24 @@ void hash_packed(algorithm_ref algorithm, const packed_hash_inputs& in, bytes_sp
   checks::packed_hash(a, in, out.size(), out_len, checks::memory::host);
   checks::packed_hash_disjoint(a, in, out);
   const std::size_t n = in.in.count();
-  const bool has_custom = !in.customization.offsets.empty();
-  const packed_hash_ctx ctx{in.in.data.data(),
-                            in.in.offsets.data(),
-                            out.data(),
-                            out_len,
-                            in.keys.empty() ? nullptr : in.keys.data(),
-                            a.key_size,
-                            has_custom ? in.customization.data.data() : nullptr,
-                            has_custom ? in.customization.offsets.data() : nullptr};
+  packed_hash_jobs f;
+  f.count = n;
+  f.in = jobs::column::with_offsets(in.in.data, in.in.offsets);
+  f.out = jobs::out_column::fixed(out, out_len);
+  if (!in.keys.empty()) f.keys = jobs::column::fixed(in.keys, a.key_size);
+  if (!in.customization.offsets.empty())
+    f.customization = jobs::column::with_offsets(in.customization.data, in.customization.offsets);
   // out.size() == n * out_len, checked above without wrapping.
   const std::uint64_t bytes =
       n != 0 ? lwc::checked_add(in.in.offsets[n] - in.in.offsets[0], out.size(), a.name) : 0;
-  run_sponge(be, a, n, fetch_hash_packed, &ctx, bytes, opt.threads);
+  run_hash_form(be, a, f, bytes, opt.threads);
+}
+
+void hash(algorithm_ref algorithm, const packed_hash_jobs& jobs, const options& opt) {
+  const lwc::algorithm& a = checks::resolve(algorithm, false);
+  const backend_ops& be = pick_backend(opt);
+  const std::uint64_t bytes = checks::hash_form(a, jobs);
+  run_hash_form(be, a, jobs, bytes, opt.threads);
 }
 
 }  // namespace lwc::batch

@@ -205,6 +205,73 @@ int packed_c(const char* call, const char* alg, std::size_t n, const lwc_batch_p
   });
 }
 
+// A C column as the C++ form's (whose checks then run in full); n + 1 offsets when it has any.
+template <class Byte, class CColumn>
+lwc::jobs::basic_column<Byte> column_of(const lwc::algorithm& x, const char* what,
+                                        const CColumn& c, std::size_t n) {
+  const auto bad = [&](const char* why) { checks::fail(x, std::string(what) + " column: " + why); };
+  if (c.data == nullptr && c.size != 0) bad("data is NULL");
+  lwc::jobs::basic_column<Byte> col;
+  col.data = {c.data, c.size};
+  col.stride = c.stride;
+  switch (c.offset_type) {
+    case LWC_BATCH_OFFSETS_NONE:
+      if (c.offsets != nullptr) bad("offsets given with LWC_BATCH_OFFSETS_NONE");
+      return col;
+    case LWC_BATCH_OFFSETS_U32: col.offset_kind = lwc::jobs::offset_type::u32; break;
+    case LWC_BATCH_OFFSETS_U64: col.offset_kind = lwc::jobs::offset_type::u64; break;
+    case LWC_BATCH_OFFSETS_I32: col.offset_kind = lwc::jobs::offset_type::i32; break;
+    case LWC_BATCH_OFFSETS_I64: col.offset_kind = lwc::jobs::offset_type::i64; break;
+    default: bad("unknown offset_type");
+  }
+  if (c.offsets == nullptr) bad("offsets are NULL");
+  col.offsets = c.offsets;
+  col.offset_count = lwc::checked_add(n, 1, "offsets");
+  return col;
+}
+
+using in_col = const std::uint8_t;
+using out_col = std::uint8_t;
+
+lwc::jobs::packed_aead_jobs aead_form_of(const lwc::algorithm& x, const lwc_batch_aead_form& c) {
+  const std::size_t n = c.count;
+  lwc::jobs::packed_aead_jobs f;
+  f.count = n;
+  f.keys = column_of<in_col>(x, "key", c.keys, n);
+  f.nonces = column_of<in_col>(x, "nonce", c.nonces, n);
+  f.ad = column_of<in_col>(x, "associated data", c.ad, n);
+  f.second_keys = column_of<in_col>(x, "second key", c.second_keys, n);
+  f.in = column_of<in_col>(x, "input", c.in, n);
+  f.out = column_of<out_col>(x, "output", c.out, n);
+  if (c.tags == LWC_BATCH_TAGS_APPENDED) f.tags = lwc::jobs::tag_place::appended;
+  else if (c.tags != LWC_BATCH_TAGS_DETACHED) checks::fail(x, "unknown tag placement");
+  f.tags_out = column_of<out_col>(x, "tag", c.tags_out, n);
+  f.tags_in = column_of<in_col>(x, "tag", c.tags_in, n);
+  return f;
+}
+
+int form_c(const char* call, const char* alg, const lwc_batch_aead_form* jobs,
+           std::size_t tag_len, std::uint8_t* ok, bool decrypt,
+           const lwc_batch_options* opt) noexcept {
+  return guarded(call, [&] {
+    const lwc::algorithm& x = resolve(alg, true);
+    if (jobs == nullptr) checks::fail(x, "jobs are NULL");
+    const options o = to_options(opt);
+    const lwc::jobs::packed_aead_jobs f = aead_form_of(x, *jobs);
+    if (!decrypt) {
+      lwc::batch::encrypt(x, f, tag_len, o);
+      return 0;
+    }
+    std::vector<std::uint8_t> own;
+    if (ok == nullptr) {
+      own.resize(f.count);
+      ok = own.data();
+    }
+    (void)lwc::batch::decrypt(x, f, {ok, f.count}, tag_len, o);
+    return verdicts(x, call, {ok, f.count});
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -308,6 +375,33 @@ int lwc_batch_hash_packed_jobs(const char* alg, size_t n, const lwc_batch_packed
                 packed_hash_inputs{packed{{jobs->in, in_size}, {jobs->offsets, count}},
                                    {jobs->keys, jobs->keys_len}, custom},
                 {out, out_size}, out_len, to_options(opt));
+    return 0;
+  });
+}
+
+int lwc_batch_form_encrypt(const char* alg, const lwc_batch_aead_form* jobs, size_t tag_len,
+                           const lwc_batch_options* opt) {
+  return form_c("lwc_batch_form_encrypt", alg, jobs, tag_len, nullptr, false, opt);
+}
+
+int lwc_batch_form_decrypt(const char* alg, const lwc_batch_aead_form* jobs, size_t tag_len,
+                           uint8_t* ok, const lwc_batch_options* opt) {
+  return form_c("lwc_batch_form_decrypt", alg, jobs, tag_len, ok, true, opt);
+}
+
+int lwc_batch_form_hash(const char* alg, const lwc_batch_hash_form* jobs,
+                        const lwc_batch_options* opt) {
+  return guarded("lwc_batch_form_hash", [&] {
+    const lwc::algorithm& x = resolve(alg, false);
+    if (jobs == nullptr) checks::fail(x, "jobs are NULL");
+    const std::size_t n = jobs->count;
+    lwc::jobs::packed_hash_jobs f;
+    f.count = n;
+    f.in = column_of<in_col>(x, "input", jobs->in, n);
+    f.out = column_of<out_col>(x, "output", jobs->out, n);
+    f.keys = column_of<in_col>(x, "key", jobs->keys, n);
+    f.customization = column_of<in_col>(x, "customization", jobs->customization, n);
+    lwc::batch::hash(x, f, to_options(opt));
     return 0;
   });
 }

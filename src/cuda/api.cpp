@@ -225,23 +225,17 @@ sponge_batch device_sponge_batch(const jobs::packed_hash_inputs& in, std::uint8_
   return b;
 }
 
-host_aead_job_set host_jobs(const algo_info& a, bool decrypt, const jobs::packed_aead_inputs& in,
-                            std::uint8_t* out, std::uint8_t* tags, std::uint8_t* ok, std::size_t tag_len) {
-  const bool ad = !in.ad.offsets.empty();
-  return {&a,
-          decrypt,
-          in.in.count(),
-          tag_len,
-          in.keys.data(),
-          in.nonces.data(),
-          in.second_keys.empty() ? nullptr : in.second_keys.data(),
-          in.in.data.data(),
-          in.in.offsets.data(),
-          ad ? in.ad.data.data() : nullptr,
-          ad ? in.ad.offsets.data() : nullptr,
-          out,
-          tags,
-          ok};
+// The kernels take one output length per batch: a hash form's offset output column must give
+// every job the same length.
+std::size_t uniform_output_length(const lwc::algorithm& a, const jobs::packed_hash_jobs& f) {
+  if (f.count == 0) return 0;
+  const jobs::columns::reader<std::uint8_t> out(f.out);
+  const std::size_t len = out[0].size;
+  for (std::size_t i = 1; i < f.count; ++i)
+    if (out[i].size != len)
+      checks::fail_job(a, i, "output of " + std::to_string(out[i].size) + " bytes; the CUDA engine takes " +
+                                 "one output length per batch (job 0: " + std::to_string(len) + ")");
+  return len;
 }
 
 }  // namespace
@@ -284,8 +278,15 @@ void encrypt_packed(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
   tag_len = checks::tag_length(a, tag_len);
   checks::packed_aead(a, in, out.size(), tags.size(), tag_len, nullptr, checks::memory::host);
   require_device();
-  if (in.in.count() == 0) return;
-  run_on_host(host_jobs(info_of(a), false, in, out.data(), tags.data(), nullptr, tag_len), opt);
+  const std::size_t n = in.in.count();
+  if (n == 0) return;
+  run_on_host(packed_job_set(&info_of(a), false, n, tag_len, in.keys.data(), in.nonces.data(),
+                             in.second_keys.empty() ? nullptr : in.second_keys.data(),
+                             in.in.data.data(), in.in.offsets.data(),
+                             in.ad.offsets.empty() ? nullptr : in.ad.data.data(),
+                             in.ad.offsets.empty() ? nullptr : in.ad.offsets.data(), out.data(),
+                             tags.data(), nullptr),
+              opt);
 }
 
 std::size_t decrypt_packed(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
@@ -296,9 +297,15 @@ std::size_t decrypt_packed(algorithm_ref algorithm, const jobs::packed_aead_inpu
   const std::size_t ok_size = ok.size();
   checks::packed_aead(a, in, out.size(), tags.size(), tag_len, &ok_size, checks::memory::host);
   require_device();
-  if (in.in.count() == 0) return 0;
-  run_on_host(host_jobs(info_of(a), true, in, out.data(), const_cast<std::uint8_t*>(tags.data()), ok.data(),
-                        tag_len),
+  const std::size_t n = in.in.count();
+  if (n == 0) return 0;
+  // Decryption only reads the tags.
+  run_on_host(packed_job_set(&info_of(a), true, n, tag_len, in.keys.data(), in.nonces.data(),
+                             in.second_keys.empty() ? nullptr : in.second_keys.data(),
+                             in.in.data.data(), in.in.offsets.data(),
+                             in.ad.offsets.empty() ? nullptr : in.ad.data.data(),
+                             in.ad.offsets.empty() ? nullptr : in.ad.offsets.data(), out.data(),
+                             const_cast<std::uint8_t*>(tags.data()), ok.data()),
               opt);
   return static_cast<std::size_t>(std::count(ok.begin(), ok.end(), std::uint8_t{1}));
 }
@@ -311,11 +318,41 @@ void hash_packed(algorithm_ref algorithm, const jobs::packed_hash_inputs& in, by
   const std::size_t n = in.in.count();
   if (n == 0) return;
   const bool custom = !in.customization.offsets.empty();
-  run_on_host(host_sponge_job_set{&info_of(a), n, out_len, in.in.data.data(), in.in.offsets.data(), out.data(),
-                                  in.keys.empty() ? nullptr : in.keys.data(),
-                                  custom ? in.customization.data.data() : nullptr,
-                                  custom ? in.customization.offsets.data() : nullptr},
+  run_on_host(packed_job_set(&info_of(a), n, out_len, in.in.data.data(), in.in.offsets.data(),
+                             out.data(), in.keys.empty() ? nullptr : in.keys.data(),
+                             custom ? in.customization.data.data() : nullptr,
+                             custom ? in.customization.offsets.data() : nullptr),
               opt);
+}
+
+void encrypt(algorithm_ref algorithm, const jobs::packed_aead_jobs& jobs, std::size_t tag_len,
+             const host_options& opt) {
+  const lwc::algorithm& a = checks::resolve(algorithm, true);
+  tag_len = checks::tag_length(a, tag_len);
+  checks::aead_form(a, jobs, tag_len, false, nullptr, 0);
+  require_device();
+  if (jobs.count == 0) return;
+  run_on_host(host_aead_job_set{&info_of(a), false, tag_len, jobs, nullptr}, opt);
+}
+
+std::size_t decrypt(algorithm_ref algorithm, const jobs::packed_aead_jobs& jobs,
+                    std::span<std::uint8_t> ok, std::size_t tag_len, const host_options& opt) {
+  const lwc::algorithm& a = checks::resolve(algorithm, true);
+  tag_len = checks::tag_length(a, tag_len);
+  checks::aead_form(a, jobs, tag_len, true, ok.data(), ok.size());
+  require_device();
+  if (jobs.count == 0) return 0;
+  run_on_host(host_aead_job_set{&info_of(a), true, tag_len, jobs, ok.data()}, opt);
+  return static_cast<std::size_t>(std::count(ok.begin(), ok.end(), std::uint8_t{1}));
+}
+
+void hash(algorithm_ref algorithm, const jobs::packed_hash_jobs& jobs, const host_options& opt) {
+  const lwc::algorithm& a = checks::resolve(algorithm, false);
+  checks::hash_form(a, jobs);
+  const std::size_t out_len = uniform_output_length(a, jobs);
+  require_device();
+  if (jobs.count == 0) return;
+  run_on_host(host_sponge_job_set{&info_of(a), out_len, jobs}, opt);
 }
 
 pinned_buffer::pinned_buffer(std::size_t size) {

@@ -5,24 +5,26 @@
 // caller's buffers, with `streams` chunks in flight so that copies in, kernels and copies out
 // overlap. Written against a small backend interface: the CUDA runtime in api.cpp, the host
 // emulation in the CPU tests (which thereby check the chunking, offsets and alignment logic
-// without a GPU). The staging buffers hold keys, nonces and plaintext: every byte a batch put
+// without a GPU). The batch comes as the packed job form (<lwc/packed_jobs.hpp>), checked by
+// the caller: every column's elements lie back to back in the caller's memory, so a chunk of
+// each column is one copy; only appended tags are gathered and scattered job by job, since the
+// kernels take tags in a column of their own. The staging buffers hold keys, nonces and plaintext: every byte a batch put
 // in them is zeroed (device buffers by a memset on their stream) before the batch returns,
 // whether it succeeded or failed, and before any buffer is freed.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <functional>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include <lwc/common/secure.hpp>
+#include <lwc/packed_jobs.hpp>
 
+#include "../jobs/columns.hpp"
+#include "../threads/pool.hpp"
 #include "algorithms.hpp"
 #include "warp_engine.hpp"
 
@@ -36,76 +38,28 @@ struct copy_task {
   std::size_t n;
 };
 
-// A few threads that split large copies between them: one CPU thread copies pageable memory
-// at well under PCIe 5 speed, so staging needs several.
+// Large copies split between a few threads of the library's pool: one CPU thread copies
+// pageable memory at well under PCIe 5 speed, so staging needs several.
 class copy_pool {
  public:
-  explicit copy_pool(unsigned threads) {
-    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
-  }
-  ~copy_pool() {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    for (std::thread& t : workers_) t.join();
-  }
-  copy_pool(const copy_pool&) = delete;
-  copy_pool& operator=(const copy_pool&) = delete;
+  explicit copy_pool(unsigned threads) : threads_(std::max(1u, threads)) {}
 
   void run(const std::vector<copy_task>& tasks) {
     constexpr std::size_t piece = std::size_t{1} << 20;
-    pieces_.clear();
+    std::vector<copy_task> pieces;
     for (const copy_task& t : tasks)
       for (std::size_t at = 0; at < t.n; at += piece)
-        pieces_.push_back({static_cast<std::uint8_t*>(t.dst) + at,
-                           static_cast<const std::uint8_t*>(t.src) + at, std::min(piece, t.n - at)});
-    if (pieces_.empty()) return;
-    if (workers_.empty() || pieces_.size() == 1) {
-      for (const copy_task& p : pieces_) std::memcpy(p.dst, p.src, p.n);
-      return;
-    }
-    next_.store(0);
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      busy_ = workers_.size();
-      ++generation_;
-    }
-    cv_.notify_all();
-    drain();
-    std::unique_lock<std::mutex> lock(m_);
-    done_cv_.wait(lock, [this] { return busy_ == 0; });
+        pieces.push_back({static_cast<std::uint8_t*>(t.dst) + at,
+                          static_cast<const std::uint8_t*>(t.src) + at, std::min(piece, t.n - at)});
+    std::atomic<std::size_t> next{0};
+    lwc::threads::parallel(std::min<std::size_t>(threads_, pieces.size()), [&] {
+      for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < pieces.size();)
+        std::memcpy(pieces[i].dst, pieces[i].src, pieces[i].n);
+    });
   }
 
  private:
-  void drain() {
-    for (std::size_t i; (i = next_.fetch_add(1)) < pieces_.size();)
-      std::memcpy(pieces_[i].dst, pieces_[i].src, pieces_[i].n);
-  }
-  void work() {
-    std::uint64_t seen = 0;
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(m_);
-        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
-      }
-      drain();
-      std::lock_guard<std::mutex> lock(m_);
-      if (--busy_ == 0) done_cv_.notify_one();
-    }
-  }
-
-  std::vector<std::thread> workers_;
-  std::vector<copy_task> pieces_;
-  std::atomic<std::size_t> next_{0};
-  std::mutex m_;
-  std::condition_variable cv_, done_cv_;
-  std::size_t busy_ = 0;
-  std::uint64_t generation_ = 0;
-  bool stop_ = false;
+  unsigned threads_;
 };
 
 // ---- the batch, as the host API received it (checked by the caller) --------------------------
@@ -113,29 +67,74 @@ class copy_pool {
 struct host_aead_job_set {
   const algo_info* alg;
   bool decrypt;
-  std::size_t n, tag_len;
-  const std::uint8_t* keys;
-  const std::uint8_t* nonces;
-  const std::uint8_t* second_keys;  // or null
-  const std::uint8_t* in;
-  const std::size_t* in_off;
-  const std::uint8_t* ad;           // or null
-  const std::size_t* ad_off;        // or null
-  std::uint8_t* out;
-  std::uint8_t* tags;  // encryption: written; decryption: read
-  std::uint8_t* ok;    // decryption
+  std::size_t tag_len;
+  jobs::packed_aead_jobs form;  // checked: sizes, offsets, overlaps
+  std::uint8_t* ok;             // decryption: count flags
 };
 
+// Hashes: one output length for every job (the kernels' layout); an offset output column is
+// accepted when all its elements have that length.
 struct host_sponge_job_set {
   const algo_info* alg;
-  std::size_t n, out_len;
-  const std::uint8_t* in;
-  const std::size_t* in_off;
-  std::uint8_t* out;
-  const std::uint8_t* keys = nullptr;       // MACs and PRFs: n * key size
-  const std::uint8_t* custom = nullptr;     // CXOFs: customization strings, or null
-  const std::size_t* custom_off = nullptr;  // n + 1 entries, or null
+  std::size_t out_len;
+  jobs::packed_hash_jobs form;
 };
+
+// The earlier packed buffers (messages and outputs at one set of offsets, fixed key, nonce and
+// tag columns) as job sets; `tags` is written when encrypting, read when decrypting.
+inline host_aead_job_set packed_job_set(const algo_info* alg, bool decrypt, std::size_t n,
+                                        std::size_t tag_len, const std::uint8_t* keys,
+                                        const std::uint8_t* nonces, const std::uint8_t* second_keys,
+                                        const std::uint8_t* in, const std::size_t* in_off,
+                                        const std::uint8_t* ad, const std::size_t* ad_off,
+                                        std::uint8_t* out, std::uint8_t* tags, std::uint8_t* ok) {
+  host_aead_job_set j{alg, decrypt, tag_len, {}, ok};
+  jobs::packed_aead_jobs& f = j.form;
+  const std::span<const std::size_t> offsets(in_off, n + 1);
+  f.count = n;
+  f.keys = jobs::column::fixed({keys, n * alg->key_size}, alg->key_size);
+  f.nonces = jobs::column::fixed({nonces, n * alg->nonce_size}, alg->nonce_size);
+  if (second_keys != nullptr)
+    f.second_keys = jobs::column::fixed({second_keys, n * alg->second_key_size}, alg->second_key_size);
+  if (ad_off != nullptr)
+    f.ad = jobs::column::with_offsets<std::size_t>({ad, ad_off[n]}, {ad_off, n + 1});
+  f.in = jobs::column::with_offsets<std::size_t>({in, in_off[n]}, offsets);
+  f.out = jobs::out_column::with_offsets<std::size_t>({out, in_off[n]}, offsets);
+  if (decrypt) f.tags_in = jobs::column::fixed({tags, n * tag_len}, tag_len);
+  else f.tags_out = jobs::out_column::fixed({tags, n * tag_len}, tag_len);
+  return j;
+}
+
+inline host_sponge_job_set packed_job_set(const algo_info* alg, std::size_t n, std::size_t out_len,
+                                          const std::uint8_t* in, const std::size_t* in_off,
+                                          std::uint8_t* out, const std::uint8_t* keys = nullptr,
+                                          const std::uint8_t* custom = nullptr,
+                                          const std::size_t* custom_off = nullptr) {
+  host_sponge_job_set j{alg, out_len, {}};
+  jobs::packed_hash_jobs& f = j.form;
+  f.count = n;
+  f.in = jobs::column::with_offsets<std::size_t>({in, in_off[n]}, {in_off, n + 1});
+  f.out = jobs::out_column::fixed({out, n * out_len}, out_len);
+  if (keys != nullptr) f.keys = jobs::column::fixed({keys, n * alg->key_size}, alg->key_size);
+  if (custom_off != nullptr)
+    f.customization =
+        jobs::column::with_offsets<std::size_t>({custom, custom_off[n]}, {custom_off, n + 1});
+  return j;
+}
+
+// Elements first .. last of a checked column: back to back in the caller's memory.
+template <class Byte>
+struct column_chunk {
+  Byte* data;
+  std::size_t bytes;
+};
+template <class Byte>
+column_chunk<Byte> chunk_of(const lwc::jobs::columns::reader<Byte>& r, std::size_t first,
+                            std::size_t last) {
+  if (first == last) return {nullptr, 0};
+  const auto a = r[first], z = r[last - 1];
+  return {a.data, static_cast<std::size_t>(z.data + z.size - a.data)};
+}
 
 struct pipeline_options {
   unsigned streams = 3;
@@ -192,6 +191,43 @@ inline std::size_t lead_of(const void* base, std::size_t at) {
   return (reinterpret_cast<std::uintptr_t>(base) + at) % 16;
 }
 
+// A job set's columns, read a job at a time.
+struct aead_view {
+  const algo_info* alg;
+  bool decrypt, appended, masked, has_ad;
+  std::size_t n, tag_len;
+  lwc::jobs::columns::reader<const std::uint8_t> keys, nonces, second_keys, ad, in, tags_in;
+  lwc::jobs::columns::reader<std::uint8_t> out, tags_out;
+  std::uint8_t* ok;
+
+  explicit aead_view(const host_aead_job_set& j)
+      : alg(j.alg), decrypt(j.decrypt), appended(j.form.tags == jobs::tag_place::appended),
+        masked(!j.form.second_keys.absent()), has_ad(!j.form.ad.absent()), n(j.form.count),
+        tag_len(j.tag_len), keys(j.form.keys), nonces(j.form.nonces),
+        second_keys(j.form.second_keys), ad(j.form.ad), in(j.form.in), tags_in(j.form.tags_in),
+        out(j.form.out), tags_out(j.form.tags_out), ok(j.ok) {}
+
+  // The ciphertext (or plaintext) length of job i, without an appended tag.
+  std::size_t len(std::size_t i) const { return gather_in() ? in[i].size - tag_len : in[i].size; }
+  // Ciphertexts and tags interleaved in the input (decryption) or the output (encryption):
+  // the kernels' separate tag column is gathered or scattered a job at a time.
+  bool gather_in() const { return decrypt && appended; }
+  bool scatter_out() const { return !decrypt && appended; }
+};
+
+struct sponge_view {
+  const algo_info* alg;
+  std::size_t n, out_len;
+  bool keyed, has_custom;
+  lwc::jobs::columns::reader<const std::uint8_t> in, keys, custom;
+  lwc::jobs::columns::reader<std::uint8_t> out;
+
+  explicit sponge_view(const host_sponge_job_set& j)
+      : alg(j.alg), n(j.form.count), out_len(j.out_len), keyed(!j.form.keys.absent()),
+        has_custom(!j.form.customization.absent()), in(j.form.in), keys(j.form.keys),
+        custom(j.form.customization), out(j.form.out) {}
+};
+
 template <class Backend>
 class pipeline {
   using stream = typename Backend::stream;
@@ -227,49 +263,50 @@ class pipeline {
   const pipeline_options& options() const { return opt_; }
 
   void run(const host_aead_job_set& j) {
-    const bool direct_in = be_.is_pinned(j.in), direct_out = be_.is_pinned(j.out);
-    const std::size_t meta_in = j.alg->key_size + j.alg->nonce_size +
-                                (j.second_keys ? j.alg->second_key_size : 0) +
-                                (j.ad_off ? 8 : 0) + 8 +
-                                (j.decrypt ? j.tag_len : 0);
-    const std::size_t meta_out = j.decrypt ? 1 : j.tag_len;
-    std::size_t total = 0;
-    if (j.n != 0) total = j.in_off[j.n] - j.in_off[0] + (j.ad_off ? j.ad_off[j.n] - j.ad_off[0] : 0);
-    const std::size_t budget = chunk_budget(total + j.n * meta_in);
-    run_chunks(j.n, [&](std::size_t first) {
+    const aead_view v(j);
+    if (v.n == 0) return;
+    const bool direct_in = !v.gather_in() && be_.is_pinned(chunk_of(v.in, 0, v.n).data);
+    const bool direct_out = !v.scatter_out() && be_.is_pinned(chunk_of(v.out, 0, v.n).data);
+    const std::size_t meta_in = v.alg->key_size + v.alg->nonce_size +
+                                (v.masked ? v.alg->second_key_size : 0) + (v.has_ad ? 8 : 0) + 8 +
+                                (v.decrypt ? v.tag_len : 0);
+    const std::size_t meta_out = v.decrypt ? 1 : v.tag_len;
+    const std::size_t total = chunk_of(v.in, 0, v.n).bytes + chunk_of(v.ad, 0, v.n).bytes;
+    const std::size_t budget = chunk_budget(total + v.n * meta_in);
+    run_chunks(v.n, [&](std::size_t first) {
       std::size_t in = 0, out = 0, i = first;
-      for (; i < j.n; ++i) {
-        const std::size_t len = j.in_off[i + 1] - j.in_off[i];
-        const std::size_t ad = j.ad_off ? j.ad_off[i + 1] - j.ad_off[i] : 0;
+      for (; i < v.n; ++i) {
+        const std::size_t len = v.len(i);
+        const std::size_t ad = v.ad[i].size;
         if (i != first && (in + len + ad + meta_in > budget || out + len + meta_out > budget)) break;
         in += len + ad + meta_in;
         out += len + meta_out;
       }
       return i;
-    }, [&](chunk_layout& c) { layout_aead(j, c); },
-       [&](slot& s) { stage_aead(j, s, direct_in, direct_out); },
-       [&](slot& s) { finish_aead(j, s, direct_out); });
+    }, [&](chunk_layout& c) { layout_aead(v, c); },
+       [&](slot& s) { stage_aead(v, s, direct_in, direct_out); },
+       [&](slot& s) { finish_aead(v, s, direct_out); });
   }
 
   void run(const host_sponge_job_set& j) {
-    const bool direct_in = be_.is_pinned(j.in);
-    const std::size_t meta_in = 8 + (j.keys ? j.alg->key_size : 0) + (j.custom_off ? 8 : 0);
-    std::size_t total = j.n != 0 ? j.in_off[j.n] - j.in_off[0] : 0;
-    if (j.n != 0 && j.custom_off) total += j.custom_off[j.n] - j.custom_off[0];
-    const std::size_t budget = chunk_budget(total + j.n * (meta_in + j.out_len));
-    run_chunks(j.n, [&](std::size_t first) {
+    const sponge_view v(j);
+    if (v.n == 0) return;
+    const bool direct_in = be_.is_pinned(chunk_of(v.in, 0, v.n).data);
+    const std::size_t meta_in = 8 + (v.keyed ? v.alg->key_size : 0) + (v.has_custom ? 8 : 0);
+    const std::size_t total = chunk_of(v.in, 0, v.n).bytes + chunk_of(v.custom, 0, v.n).bytes;
+    const std::size_t budget = chunk_budget(total + v.n * (meta_in + v.out_len));
+    run_chunks(v.n, [&](std::size_t first) {
       std::size_t in = 0, out = 0, i = first;
-      for (; i < j.n; ++i) {
-        std::size_t len = j.in_off[i + 1] - j.in_off[i];
-        if (j.custom_off) len += j.custom_off[i + 1] - j.custom_off[i];
-        if (i != first && (in + len + meta_in > budget || out + j.out_len > budget)) break;
+      for (; i < v.n; ++i) {
+        const std::size_t len = v.in[i].size + v.custom[i].size;
+        if (i != first && (in + len + meta_in > budget || out + v.out_len > budget)) break;
         in += len + meta_in;
-        out += j.out_len;
+        out += v.out_len;
       }
       return i;
-    }, [&](chunk_layout& c) { layout_sponge(j, c); },
-       [&](slot& s) { stage_sponge(j, s, direct_in); },
-       [&](slot& s) { finish_sponge(j, s); });
+    }, [&](chunk_layout& c) { layout_sponge(v, c); },
+       [&](slot& s) { stage_sponge(v, s, direct_in); },
+       [&](slot& s) { finish_sponge(v, s); });
   }
 
  private:
@@ -401,7 +438,7 @@ class pipeline {
 
   // ---- AEAD chunks ----
 
-  static void layout_aead(const host_aead_job_set& j, chunk_layout& c) {
+  static void layout_aead(const aead_view& v, chunk_layout& c) {
     const std::size_t cnt = c.last - c.first;
     std::size_t at = 0;
     const auto region = [&](std::size_t bytes) {
@@ -409,50 +446,78 @@ class pipeline {
       at = align_up(at + bytes, 256);
       return r;
     };
-    c.msg_lead = lead_of(j.in, j.in_off[c.first]);
-    c.msg_bytes = j.in_off[c.last] - j.in_off[c.first];
+    const auto msgs = chunk_of(v.in, c.first, c.last);
+    c.msg_lead = lead_of(msgs.data, 0);
+    c.msg_bytes = msgs.bytes;
+    if (v.gather_in()) c.msg_bytes -= cnt * v.tag_len;
     c.msg_at = region(c.msg_lead + c.msg_bytes);
-    if (j.ad_off) {
-      c.ad_lead = lead_of(j.ad, j.ad_off[c.first]);
-      c.ad_bytes = j.ad_off[c.last] - j.ad_off[c.first];
+    if (v.has_ad) {
+      const auto ads = chunk_of(v.ad, c.first, c.last);
+      c.ad_lead = lead_of(ads.data, 0);
+      c.ad_bytes = ads.bytes;
       c.ad_at = region(c.ad_lead + c.ad_bytes);
       c.ad_off_at = region(8 * (cnt + 1));
     }
     c.off_at = region(8 * (cnt + 1));
-    c.keys_at = region(j.alg->key_size * cnt);
-    c.nonces_at = region(j.alg->nonce_size * cnt);
-    if (j.second_keys) c.second_at = region(j.alg->second_key_size * cnt);
-    if (j.decrypt) c.tags_in_at = region(j.tag_len * cnt);
+    c.keys_at = region(v.alg->key_size * cnt);
+    c.nonces_at = region(v.alg->nonce_size * cnt);
+    if (v.masked) c.second_at = region(v.alg->second_key_size * cnt);
+    if (v.decrypt) c.tags_in_at = region(v.tag_len * cnt);
     c.in_size = at;
     at = 0;
     c.out_at = region(c.msg_lead + c.msg_bytes);
-    if (j.decrypt) c.ok_at = region(cnt);
-    else c.tags_out_at = region(j.tag_len * cnt);
+    if (v.decrypt) c.ok_at = region(cnt);
+    else c.tags_out_at = region(v.tag_len * cnt);
     c.out_size = at;
   }
 
-  void stage_aead(const host_aead_job_set& j, slot& s, bool direct_in, bool direct_out) {
+  // The chunk's device offsets (in place of the caller's, whatever their type): each job's
+  // place in the staged bytes, after the lead that keeps the caller's alignment.
+  template <class Length>
+  static void write_offsets(std::uint8_t* dst, std::size_t lead, std::size_t first,
+                            std::size_t last, Length length) {
+    std::size_t pos = lead;
+    for (std::size_t i = first;; ++i) {
+      const std::size_t o = pos;
+      std::memcpy(dst + sizeof o * (i - first), &o, sizeof o);
+      if (i == last) break;
+      pos += length(i);
+    }
+  }
+
+  void stage_aead(const aead_view& v, slot& s, bool direct_in, bool direct_out) {
     const chunk_layout& c = s.c;
     const std::size_t cnt = c.last - c.first;
     std::vector<copy_task> tasks;
-    if (!direct_in) tasks.push_back({at(s.host_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes});
-    if (j.ad_off) {
-      tasks.push_back({at(s.host_in, c.ad_at + c.ad_lead), j.ad + j.ad_off[c.first], c.ad_bytes});
-      tasks.push_back({at(s.host_in, c.ad_off_at), j.ad_off + c.first, 8 * (cnt + 1)});
+    const auto msgs = chunk_of(v.in, c.first, c.last);
+    if (v.gather_in()) {
+      std::size_t pos = c.msg_at + c.msg_lead;
+      for (std::size_t i = c.first; i < c.last; ++i) {
+        const std::size_t len = v.len(i);
+        tasks.push_back({at(s.host_in, pos), v.in[i].data, len});
+        tasks.push_back({at(s.host_in, c.tags_in_at + v.tag_len * (i - c.first)), v.in[i].data + len, v.tag_len});
+        pos += len;
+      }
+    } else if (!direct_in) {
+      tasks.push_back({at(s.host_in, c.msg_at + c.msg_lead), msgs.data, c.msg_bytes});
     }
-    tasks.push_back({at(s.host_in, c.off_at), j.in_off + c.first, 8 * (cnt + 1)});
-    const std::size_t key_size = j.alg->key_size, nonce_size = j.alg->nonce_size;
-    tasks.push_back({at(s.host_in, c.keys_at), j.keys + key_size * c.first, key_size * cnt});
-    tasks.push_back({at(s.host_in, c.nonces_at), j.nonces + nonce_size * c.first, nonce_size * cnt});
-    const std::size_t second_size = j.alg->second_key_size;
-    if (j.second_keys)
-      tasks.push_back({at(s.host_in, c.second_at), j.second_keys + second_size * c.first, second_size * cnt});
-    if (j.decrypt) tasks.push_back({at(s.host_in, c.tags_in_at), j.tags + j.tag_len * c.first, j.tag_len * cnt});
+    write_offsets(at(s.host_in, c.off_at), c.msg_lead, c.first, c.last, [&](std::size_t i) { return v.len(i); });
+    if (v.has_ad) {
+      tasks.push_back({at(s.host_in, c.ad_at + c.ad_lead), chunk_of(v.ad, c.first, c.last).data, c.ad_bytes});
+      write_offsets(at(s.host_in, c.ad_off_at), c.ad_lead, c.first, c.last, [&](std::size_t i) { return v.ad[i].size; });
+    }
+    tasks.push_back({at(s.host_in, c.keys_at), chunk_of(v.keys, c.first, c.last).data, v.alg->key_size * cnt});
+    tasks.push_back({at(s.host_in, c.nonces_at), chunk_of(v.nonces, c.first, c.last).data, v.alg->nonce_size * cnt});
+    if (v.masked)
+      tasks.push_back({at(s.host_in, c.second_at), chunk_of(v.second_keys, c.first, c.last).data,
+                       v.alg->second_key_size * cnt});
+    if (v.decrypt && !v.appended)
+      tasks.push_back({at(s.host_in, c.tags_in_at), chunk_of(v.tags_in, c.first, c.last).data, v.tag_len * cnt});
     pool_.run(tasks);
 
     if (direct_in) {  // the message bytes straight from the caller's pinned memory
       const std::size_t meta = align_up(c.msg_lead + c.msg_bytes, 256);
-      be_.h2d(at(s.dev_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes, s.s);
+      be_.h2d(at(s.dev_in, c.msg_at + c.msg_lead), msgs.data, c.msg_bytes, s.s);
       be_.h2d(at(s.dev_in, meta), at(s.host_in, meta), c.in_size - meta, s.s);
     } else {
       be_.h2d(s.dev_in.p, s.host_in.p, c.in_size, s.s);
@@ -460,23 +525,23 @@ class pipeline {
     aead_batch b{};
     b.keys = at(s.dev_in, c.keys_at);
     b.nonces = at(s.dev_in, c.nonces_at);
-    b.second_keys = j.second_keys ? at(s.dev_in, c.second_at) : nullptr;
+    b.second_keys = v.masked ? at(s.dev_in, c.second_at) : nullptr;
     b.in = at(s.dev_in, c.msg_at);
     b.in_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.off_at));
-    b.in_base = j.in_off[c.first] - c.msg_lead;  // modulo 2^64: only differences are used
-    if (j.ad_off) {
+    b.in_base = 0;
+    if (v.has_ad) {
       b.ad = at(s.dev_in, c.ad_at);
       b.ad_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.ad_off_at));
-      b.ad_base = j.ad_off[c.first] - c.ad_lead;
+      b.ad_base = 0;
     }
     b.out = at(s.dev_out, c.out_at);
-    b.tags = j.decrypt ? at(s.dev_in, c.tags_in_at) : at(s.dev_out, c.tags_out_at);
-    b.ok = j.decrypt ? at(s.dev_out, c.ok_at) : nullptr;
+    b.tags = v.decrypt ? at(s.dev_in, c.tags_in_at) : at(s.dev_out, c.tags_out_at);
+    b.ok = v.decrypt ? at(s.dev_out, c.ok_at) : nullptr;
     b.count = cnt;
-    b.tag_len = static_cast<std::uint32_t>(j.tag_len);
-    be_.run_aead(j.alg->id, j.decrypt, b, s.s);
+    b.tag_len = static_cast<std::uint32_t>(v.tag_len);
+    be_.run_aead(v.alg->id, v.decrypt, b, s.s);
     if (direct_out) {
-      be_.d2h(j.out + j.in_off[c.first], at(s.dev_out, c.out_at + c.msg_lead), c.msg_bytes, s.s);
+      be_.d2h(chunk_of(v.out, c.first, c.last).data, at(s.dev_out, c.out_at + c.msg_lead), c.msg_bytes, s.s);
       const std::size_t meta = align_up(c.msg_lead + c.msg_bytes, 256);
       be_.d2h(at(s.host_out, meta), at(s.dev_out, meta), c.out_size - meta, s.s);
     } else {
@@ -484,19 +549,31 @@ class pipeline {
     }
   }
 
-  void finish_aead(const host_aead_job_set& j, slot& s, bool direct_out) {
+  void finish_aead(const aead_view& v, slot& s, bool direct_out) {
     const chunk_layout& c = s.c;
     const std::size_t cnt = c.last - c.first;
     std::vector<copy_task> tasks;
-    if (!direct_out) tasks.push_back({j.out + j.in_off[c.first], at(s.host_out, c.out_at + c.msg_lead), c.msg_bytes});
-    if (j.decrypt) tasks.push_back({j.ok + c.first, at(s.host_out, c.ok_at), cnt});
-    else tasks.push_back({j.tags + j.tag_len * c.first, at(s.host_out, c.tags_out_at), j.tag_len * cnt});
+    if (v.scatter_out()) {
+      // Each ciphertext, then its tag, into the job's output element.
+      std::size_t pos = c.out_at + c.msg_lead;
+      for (std::size_t i = c.first; i < c.last; ++i) {
+        const std::size_t len = v.len(i);
+        tasks.push_back({v.out[i].data, at(s.host_out, pos), len});
+        tasks.push_back({v.out[i].data + len, at(s.host_out, c.tags_out_at + v.tag_len * (i - c.first)), v.tag_len});
+        pos += len;
+      }
+    } else if (!direct_out) {
+      tasks.push_back({chunk_of(v.out, c.first, c.last).data, at(s.host_out, c.out_at + c.msg_lead), c.msg_bytes});
+    }
+    if (v.decrypt) tasks.push_back({v.ok + c.first, at(s.host_out, c.ok_at), cnt});
+    else if (!v.appended)
+      tasks.push_back({chunk_of(v.tags_out, c.first, c.last).data, at(s.host_out, c.tags_out_at), v.tag_len * cnt});
     pool_.run(tasks);
   }
 
   // ---- hash chunks ----
 
-  static void layout_sponge(const host_sponge_job_set& j, chunk_layout& c) {
+  static void layout_sponge(const sponge_view& v, chunk_layout& c) {
     const std::size_t cnt = c.last - c.first;
     std::size_t at = 0;
     const auto region = [&](std::size_t bytes) {
@@ -504,39 +581,43 @@ class pipeline {
       at = align_up(at + bytes, 256);
       return r;
     };
-    c.msg_lead = lead_of(j.in, j.in_off[c.first]);
-    c.msg_bytes = j.in_off[c.last] - j.in_off[c.first];
+    const auto msgs = chunk_of(v.in, c.first, c.last);
+    c.msg_lead = lead_of(msgs.data, 0);
+    c.msg_bytes = msgs.bytes;
     c.msg_at = region(c.msg_lead + c.msg_bytes);
     c.off_at = region(8 * (cnt + 1));
-    if (j.keys) c.keys_at = region(j.alg->key_size * cnt);
-    if (j.custom_off) {
-      c.custom_lead = lead_of(j.custom, j.custom_off[c.first]);
-      c.custom_bytes = j.custom_off[c.last] - j.custom_off[c.first];
+    if (v.keyed) c.keys_at = region(v.alg->key_size * cnt);
+    if (v.has_custom) {
+      const auto customs = chunk_of(v.custom, c.first, c.last);
+      c.custom_lead = lead_of(customs.data, 0);
+      c.custom_bytes = customs.bytes;
       c.custom_at = region(c.custom_lead + c.custom_bytes);
       c.custom_off_at = region(8 * (cnt + 1));
     }
     c.in_size = at;
     at = 0;
-    c.out_at = region(j.out_len * cnt);
+    c.out_at = region(v.out_len * cnt);
     c.out_size = at;
   }
 
-  void stage_sponge(const host_sponge_job_set& j, slot& s, bool direct_in) {
+  void stage_sponge(const sponge_view& v, slot& s, bool direct_in) {
     const chunk_layout& c = s.c;
     const std::size_t cnt = c.last - c.first;
+    const auto msgs = chunk_of(v.in, c.first, c.last);
     std::vector<copy_task> tasks;
-    if (!direct_in) tasks.push_back({at(s.host_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes});
-    tasks.push_back({at(s.host_in, c.off_at), j.in_off + c.first, 8 * (cnt + 1)});
-    if (j.keys)
-      tasks.push_back({at(s.host_in, c.keys_at), j.keys + j.alg->key_size * c.first, j.alg->key_size * cnt});
-    if (j.custom_off) {
-      tasks.push_back({at(s.host_in, c.custom_at + c.custom_lead), j.custom + j.custom_off[c.first],
+    if (!direct_in) tasks.push_back({at(s.host_in, c.msg_at + c.msg_lead), msgs.data, c.msg_bytes});
+    write_offsets(at(s.host_in, c.off_at), c.msg_lead, c.first, c.last, [&](std::size_t i) { return v.in[i].size; });
+    if (v.keyed)
+      tasks.push_back({at(s.host_in, c.keys_at), chunk_of(v.keys, c.first, c.last).data, v.alg->key_size * cnt});
+    if (v.has_custom) {
+      tasks.push_back({at(s.host_in, c.custom_at + c.custom_lead), chunk_of(v.custom, c.first, c.last).data,
                        c.custom_bytes});
-      tasks.push_back({at(s.host_in, c.custom_off_at), j.custom_off + c.first, 8 * (cnt + 1)});
+      write_offsets(at(s.host_in, c.custom_off_at), c.custom_lead, c.first, c.last,
+                    [&](std::size_t i) { return v.custom[i].size; });
     }
     pool_.run(tasks);
     if (direct_in) {  // the regions after the message's are all staged
-      be_.h2d(at(s.dev_in, c.msg_at + c.msg_lead), j.in + j.in_off[c.first], c.msg_bytes, s.s);
+      be_.h2d(at(s.dev_in, c.msg_at + c.msg_lead), msgs.data, c.msg_bytes, s.s);
       be_.h2d(at(s.dev_in, c.off_at), at(s.host_in, c.off_at), c.in_size - c.off_at, s.s);
     } else {
       be_.h2d(s.dev_in.p, s.host_in.p, c.in_size, s.s);
@@ -544,23 +625,23 @@ class pipeline {
     sponge_batch b{};
     b.in = at(s.dev_in, c.msg_at);
     b.in_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.off_at));
-    b.in_base = j.in_off[c.first] - c.msg_lead;
+    b.in_base = 0;
     b.out = at(s.dev_out, c.out_at);
-    b.out_len = j.out_len;
+    b.out_len = v.out_len;
     b.count = cnt;
-    if (j.keys) b.keys = at(s.dev_in, c.keys_at);
-    if (j.custom_off) {
+    if (v.keyed) b.keys = at(s.dev_in, c.keys_at);
+    if (v.has_custom) {
       b.custom = at(s.dev_in, c.custom_at);
       b.custom_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.custom_off_at));
-      b.custom_base = j.custom_off[c.first] - c.custom_lead;
+      b.custom_base = 0;
     }
-    be_.run_sponge(j.alg->id, b, s.s);
+    be_.run_sponge(v.alg->id, b, s.s);
     be_.d2h(s.host_out.p, s.dev_out.p, c.out_size, s.s);
   }
 
-  void finish_sponge(const host_sponge_job_set& j, slot& s) {
+  void finish_sponge(const sponge_view& v, slot& s) {
     const chunk_layout& c = s.c;
-    pool_.run({{j.out + j.out_len * c.first, at(s.host_out, c.out_at), j.out_len * (c.last - c.first)}});
+    pool_.run({{chunk_of(v.out, c.first, c.last).data, at(s.host_out, c.out_at), v.out_len * (c.last - c.first)}});
   }
 
   Backend& be_;

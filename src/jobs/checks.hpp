@@ -10,11 +10,15 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <lwc/common/checked.hpp>
 #include <lwc/common/overlap.hpp>
 #include <lwc/jobs.hpp>
+#include <lwc/packed_jobs.hpp>
 #include <lwc/registry.hpp>
+
+#include "columns.hpp"
 
 namespace lwc::jobs::checks {
 
@@ -289,6 +293,242 @@ inline void packed_hash(const algorithm& a, const packed_hash_inputs& in, std::s
     }
   }
   expect_total(a, "output buffer", out_size, checked_mul(n, out_len, a.name));
+}
+
+// ---- the packed job form (<lwc/packed_jobs.hpp>, host memory) -------------------------------
+
+// One column's shape, for n jobs: a fixed column's data is exactly n * stride bytes; an offset
+// column has n + 1 entries (of either width, signed or not) that start at or above 0, never
+// decrease and end inside the data. Returns the bytes of its n elements.
+template <class Byte>
+std::size_t column_shape(const algorithm& a, const char* what, const basic_column<Byte>& c,
+                   std::size_t n) {
+  const auto bad = [&](const std::string& why) { fail(a, std::string(what) + " column: " + why); };
+  if (!c.has_offsets()) {
+    if (c.offsets != nullptr || c.offset_count != 0) bad("offsets given without their type");
+    const std::size_t need = checked_mul(n, c.stride, a.name);
+    if (c.data.size() != need)
+      bad(std::to_string(n) + " elements of " + std::to_string(c.stride) + " bytes need " +
+          std::to_string(need) + " bytes, got " + std::to_string(c.data.size()));
+    return need;
+  }
+  if (columns::offset_width(c.offset_kind) == 0) bad("unknown offset type");
+  if (c.stride != 0) bad("a stride and offsets both given");
+  const std::size_t entries = checked_add(n, 1, a.name);
+  if (c.offset_count != entries)
+    bad(std::to_string(entries) + " offsets needed, got " + std::to_string(c.offset_count));
+  if (c.offsets == nullptr) bad("offsets are null");
+  const bool is_signed = c.offset_kind == offset_type::i32 || c.offset_kind == offset_type::i64;
+  std::uint64_t prev = columns::offset_at(c.offsets, c.offset_kind, 0);
+  // Non-decreasing from a non-negative first entry: every entry is non-negative.
+  if (is_signed && static_cast<std::int64_t>(prev) < 0) bad("offset 0 is negative");
+  const std::uint64_t first = prev;
+  for (std::size_t k = 1; k < entries; ++k) {
+    const std::uint64_t cur = columns::offset_at(c.offsets, c.offset_kind, k);
+    if (cur < prev || (is_signed && static_cast<std::int64_t>(cur) < 0))
+      bad("offsets decrease at entry " + std::to_string(k));
+    prev = cur;
+  }
+  if (prev > c.data.size())
+    bad("offsets run past the end of the data (" + std::to_string(prev) + " > " +
+        std::to_string(c.data.size()) + ")");
+  return static_cast<std::size_t>(prev - first);
+}
+
+// Every element of a checked column is `size` bytes: a fixed column's stride is exactly that
+// (never 0 for "one for all": a key or nonce is not shared between jobs).
+template <class Byte>
+void element_size(const algorithm& a, const char* what, const basic_column<Byte>& c, std::size_t n,
+                  std::size_t size, const char* size_name) {
+  if (!c.has_offsets()) {
+    if (c.stride != size)
+      fail(a, std::string(what) + " column: stride must be " + std::to_string(size) + " bytes (" +
+                  size_name + "), got " + std::to_string(c.stride));
+    return;
+  }
+  const columns::reader<Byte> r(c);
+  for (std::size_t i = 0; i < n; ++i)
+    if (r[i].size != size)
+      fail_job(a, i, std::string(what) + " must be " + std::to_string(size) + " bytes (" +
+                         size_name + "), got " + std::to_string(r[i].size));
+}
+
+// At most `limit` bytes per element.
+template <class Byte>
+void element_limit(const algorithm& a, const char* what, const basic_column<Byte>& c,
+                   std::size_t n, std::size_t limit) {
+  const columns::reader<Byte> r(c);
+  if (!c.has_offsets()) {
+    if (n != 0 && c.stride > limit)
+      fail(a, std::string(what) + " column: elements must be at most " + std::to_string(limit) +
+                  " bytes, got " + std::to_string(c.stride));
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (r[i].size > limit)
+      fail_job(a, i, std::string(what) + " must be at most " + std::to_string(limit) +
+                         " bytes, got " + std::to_string(r[i].size));
+}
+
+// The byte ranges of a column: its data and its offsets array (an output written over an
+// offsets array would move the jobs read after it).
+struct named_range {
+  const void* p;
+  std::size_t size;
+  const char* name;
+};
+template <class Byte>
+void add_ranges(std::vector<named_range>& v, const basic_column<Byte>& c, const char* data_name,
+                const char* offsets_name) {
+  v.push_back({c.data.data(), c.data.size(), data_name});
+  if (c.has_offsets())
+    v.push_back({c.offsets, c.offset_count * columns::offset_width(c.offset_kind), offsets_name});
+}
+
+inline void outputs_disjoint(const algorithm& a, const std::vector<named_range>& outputs,
+                             const std::vector<named_range>& inputs) {
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    for (const named_range& x : inputs)
+      if (ranges_overlap(outputs[o].p, outputs[o].size, x.p, x.size))
+        fail(a, std::string(outputs[o].name) + " overlaps the " + x.name +
+                    " (outputs must not share memory with inputs, except out == in)");
+    for (std::size_t p = o + 1; p < outputs.size(); ++p)
+      if (ranges_overlap(outputs[o].p, outputs[o].size, outputs[p].p, outputs[p].size))
+        fail(a, std::string(outputs[o].name) + " overlaps the " + outputs[p].name);
+  }
+}
+
+// The form's out exactly over its in: same bytes, same layout (element i of out is element
+// i of in), tags detached. The engines read each byte before they write it.
+inline bool in_place(const packed_aead_jobs& f) {
+  const jobs::column& in = f.in;
+  const out_column& out = f.out;
+  return f.tags == tag_place::detached && out.data.data() == in.data.data() &&
+         out.data.size() == in.data.size() && out.stride == in.stride &&
+         out.offset_kind == in.offset_kind && out.offsets == in.offsets;
+}
+
+// Every check of a packed AEAD form; returns the bytes of the batch (messages and associated
+// data), which size the thread split. ok_size: the ok flags' count when decrypting.
+inline std::uint64_t aead_form(const algorithm& a, const packed_aead_jobs& f, std::size_t tag_len,
+                               bool decrypt, const std::uint8_t* ok, std::size_t ok_size) {
+  const std::size_t n = f.count;
+  column_shape(a, "key", f.keys, n);
+  element_size(a, "key", f.keys, n, a.key_size, "the key size");
+  column_shape(a, "nonce", f.nonces, n);
+  element_size(a, "nonce", f.nonces, n, a.nonce_size, "the nonce size");
+  if (!f.second_keys.absent()) {
+    if (a.second_key_size == 0) fail(a, "nonce masking (second keys) is not supported");
+    column_shape(a, "second key", f.second_keys, n);
+    element_size(a, "second key", f.second_keys, n, a.second_key_size, "the second key size");
+  }
+  checked_total bytes(a.name);
+  bytes.add(column_shape(a, "associated data", f.ad, n));
+  bytes.add(column_shape(a, "input", f.in, n));
+  column_shape(a, "output", f.out, n);
+  const bool appended = f.tags == tag_place::appended;
+  if (!appended && f.tags != tag_place::detached) fail(a, "unknown tag placement");
+  if (appended) {
+    if (!f.tags_in.absent() || !f.tags_out.absent())
+      fail(a, "tag columns given with tags appended to the ciphertexts");
+  } else if (decrypt) {
+    if (!f.tags_out.absent()) fail(a, "decryption reads tags_in; tags_out must be absent");
+    column_shape(a, "tag", f.tags_in, n);
+    element_size(a, "tag", f.tags_in, n, tag_len, "the tag length");
+  } else {
+    if (!f.tags_in.absent()) fail(a, "encryption writes tags_out; tags_in must be absent");
+    column_shape(a, "tag", f.tags_out, n);
+    element_size(a, "tag", f.tags_out, n, tag_len, "the tag length");
+  }
+  // Output element i against input element i: the same size, plus the tag when encrypting
+  // with appended tags, minus it when decrypting so.
+  const std::size_t grow = appended && !decrypt ? tag_len : 0;
+  const std::size_t shrink = appended && decrypt ? tag_len : 0;
+  if (!f.in.has_offsets() && !f.out.has_offsets() && n != 0) {
+    if (f.in.stride < shrink)
+      fail(a, "input column: ciphertexts of " + std::to_string(f.in.stride) +
+                  " bytes cannot hold a " + std::to_string(tag_len) + "-byte tag");
+    if (f.out.stride != checked_add(f.in.stride - shrink, grow, a.name))
+      fail(a, "output column: stride must be " + std::to_string(f.in.stride - shrink + grow) +
+                  " bytes, got " + std::to_string(f.out.stride));
+  } else {
+    const columns::reader<const std::uint8_t> in(f.in);
+    const columns::reader<std::uint8_t> out(f.out);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t len = in[i].size;
+      if (len < shrink)
+        fail_job(a, i, "ciphertext of " + std::to_string(len) + " bytes cannot hold a " +
+                           std::to_string(tag_len) + "-byte tag");
+      const std::size_t want = checked_add(len - shrink, grow, a.name);
+      if (out[i].size != want)
+        fail_job(a, i, "output must be " + std::to_string(want) + " bytes, got " +
+                           std::to_string(out[i].size));
+    }
+  }
+  if (decrypt && ok_size != n)
+    fail(a, "ok flags: " + std::to_string(n) + " needed, got " + std::to_string(ok_size));
+
+  std::vector<named_range> inputs, outputs;
+  add_ranges(inputs, f.keys, "key column", "key offsets");
+  add_ranges(inputs, f.nonces, "nonce column", "nonce offsets");
+  add_ranges(inputs, f.second_keys, "second key column", "second key offsets");
+  add_ranges(inputs, f.ad, "associated data column", "associated data offsets");
+  const bool same = in_place(f);
+  if (same) {
+    if (f.in.has_offsets())
+      inputs.push_back({f.in.offsets,
+                        f.in.offset_count * columns::offset_width(f.in.offset_kind),
+                        "input offsets"});
+  } else {
+    add_ranges(inputs, f.in, "input column", "input offsets");
+  }
+  add_ranges(inputs, f.tags_in, "tag column", "tag offsets");
+  outputs.push_back({f.out.data.data(), f.out.data.size(), "output column"});
+  if (f.out.has_offsets() && !same)
+    inputs.push_back({f.out.offsets,
+                      f.out.offset_count * columns::offset_width(f.out.offset_kind),
+                      "output offsets"});
+  outputs.push_back({f.tags_out.data.data(), f.tags_out.data.size(), "tag column"});
+  if (f.tags_out.has_offsets())
+    inputs.push_back({f.tags_out.offsets,
+                      f.tags_out.offset_count * columns::offset_width(f.tags_out.offset_kind),
+                      "tag offsets"});
+  if (decrypt) outputs.push_back({ok, ok_size, "ok flags"});
+  outputs_disjoint(a, outputs, inputs);
+  return bytes.value();
+}
+
+// Every check of a packed hash form; returns the bytes of the batch (inputs and outputs).
+inline std::uint64_t hash_form(const algorithm& a, const packed_hash_jobs& f) {
+  const std::size_t n = f.count;
+  checked_total bytes(a.name);
+  bytes.add(column_shape(a, "input", f.in, n));
+  if (a.max_input_size != SIZE_MAX) element_limit(a, "input", f.in, n, a.max_input_size);
+  bytes.add(column_shape(a, "output", f.out, n));
+  if (a.max_output_size != 0)
+    element_size(a, "output", f.out, n, a.output_size, "the output size");
+  if (a.is_keyed()) {
+    column_shape(a, "key", f.keys, n);
+    element_size(a, "key", f.keys, n, a.key_size, "the key size");
+  } else if (!f.keys.absent()) {
+    fail(a, "takes no key");
+  }
+  if (!f.customization.absent()) {
+    if (a.max_customization_size == 0) fail(a, "takes no customization string");
+    column_shape(a, "customization", f.customization, n);
+    element_limit(a, "customization string", f.customization, n, a.max_customization_size);
+  }
+  std::vector<named_range> inputs, outputs;
+  add_ranges(inputs, f.in, "input column", "input offsets");
+  add_ranges(inputs, f.keys, "key column", "key offsets");
+  add_ranges(inputs, f.customization, "customization column", "customization offsets");
+  if (f.out.has_offsets())
+    inputs.push_back({f.out.offsets,
+                      f.out.offset_count * columns::offset_width(f.out.offset_kind),
+                      "output offsets"});
+  outputs.push_back({f.out.data.data(), f.out.data.size(), "output column"});
+  outputs_disjoint(a, outputs, inputs);
+  return bytes.value();
 }
 
 }  // namespace lwc::jobs::checks

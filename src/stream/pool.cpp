@@ -1,78 +1,37 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "pool.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace lwc::stream::detail {
 
-worker_pool::worker_pool(unsigned threads) {
-  threads_.reserve(threads);
-  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
-}
-
-worker_pool::~worker_pool() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
+void worker_pool::job::drain() noexcept {
+  for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
+    try {
+      item(i);
+    } catch (...) {
+      std::lock_guard lock(mu);
+      if (!error) error = std::current_exception();
+    }
   }
-  wake_.notify_all();
-  for (auto& t : threads_) t.join();
 }
 
 void worker_pool::start(std::size_t count, std::function<void(std::size_t)> item) {
-  auto j = std::make_shared<job>();
-  j->item = std::move(item);
-  j->count = count;
-  if (threads_.empty()) {  // no workers: run here, so that wait() finds it done
-    for (std::size_t i = 0; i < count; ++i) {
-      try {
-        j->item(i);
-      } catch (...) {
-        if (!j->error) j->error = std::current_exception();
-      }
-    }
-    j->finished = count;
-  }
-  {
-    std::lock_guard lock(mu_);
-    job_ = std::move(j);
-    ++generation_;
-  }
-  wake_.notify_all();
+  group_.reset();
+  job_ = std::make_unique<job>();
+  job_->item = std::move(item);
+  job_->count = count;
+  group_ = std::make_unique<lwc::threads::task_group>([j = job_.get()] { j->drain(); });
+  group_->offer(std::min<std::size_t>(threads_, count));
 }
 
 void worker_pool::wait() {
-  std::unique_lock lock(mu_);
-  if (!job_) return;
-  done_.wait(lock, [this] { return job_->finished == job_->count; });
-  auto j = std::exchange(job_, nullptr);
+  if (!group_) return;
+  group_->join();
+  group_.reset();
+  const std::unique_ptr<job> j = std::move(job_);
   if (j->error) std::rethrow_exception(j->error);
-}
-
-void worker_pool::work() {
-  std::size_t seen = 0;
-  for (;;) {
-    std::unique_lock lock(mu_);
-    wake_.wait(lock, [&] { return stop_ || (generation_ != seen && job_); });
-    if (stop_) return;
-    seen = generation_;
-    std::shared_ptr<job> j = job_;
-    lock.unlock();
-    std::size_t did = 0;
-    std::exception_ptr err;
-    for (std::size_t i; (i = j->next.fetch_add(1, std::memory_order_relaxed)) < j->count;) {
-      try {
-        j->item(i);
-      } catch (...) {
-        if (!err) err = std::current_exception();
-      }
-      ++did;
-    }
-    lock.lock();
-    if (err && !j->error) j->error = err;
-    j->finished += did;
-    if (did != 0 && j->finished == j->count) done_.notify_all();
-  }
 }
 
 }  // namespace lwc::stream::detail

@@ -70,8 +70,8 @@ class chunk_engine {
  public:
   explicit chunk_engine(const algorithm& a) : a_(a) {
 #if defined(LWC_STREAM_HAVE_BATCH)
-    if (lwc::batch::supports(a.name))
-      lanes_ = std::max<std::size_t>(1, lwc::batch::lanes(lwc::batch::default_backend()));
+    // The engine runs every registered algorithm (in lanes or job by job).
+    lanes_ = std::max<std::size_t>(1, lwc::batch::lanes(lwc::batch::default_backend()));
 #endif
   }
   bool multi() const { return lanes_ != 0; }
@@ -97,9 +97,9 @@ class chunk_engine {
       lwc::batch::options opt;
       opt.threads = 1;  // the pool already runs one item per worker
       if (decrypting)
-        (void)lwc::batch::decrypt(a_.name, jobs, {x.ok.data() + begin, end - begin}, tag, opt);
+        (void)lwc::batch::decrypt(a_, jobs, {x.ok.data() + begin, end - begin}, tag, opt);
       else
-        lwc::batch::encrypt(a_.name, jobs, tag, opt);
+        lwc::batch::encrypt(a_, jobs, tag, opt);
       secure_wipe(nonces.data(), nonces.size());
       return;
     }

@@ -3,16 +3,29 @@
 // are refused before anything is read or written; outputs that overlap inputs are refused
 // with a message naming the buffers (exactly in place excepted); the default tag is the full
 // one. Runs under ASan/UBSan in stage 20: a wrapped product used to size a write crashed there.
+// The packed job form on every layout (fixed and offset columns of each offset type, tags
+// appended or detached) against the single-message core, and its refusals; the library's
+// thread pool under nesting, concurrent callers and fork.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <lwc/batch.hpp>
+#include <lwc/packed_jobs.hpp>
 #include <lwc/registry.hpp>
+
+#include "../threads/pool.hpp"
+#include "form_columns.hpp"
 
 namespace {
 
@@ -142,6 +155,396 @@ TEST(BatchOverlaps, OutputsMustNotShareMemoryWithInputs) {
   batch::hash_job hj{{digest_pool.data(), 64}, {digest_pool.data() + 63, 32}};
   EXPECT_NE(error_of([&] { batch::hash("ascon-hash256", {&hj, 1}, one_thread); }).find("job 0"),
             std::string::npos);
+}
+
+// ---- the packed job form ----------------------------------------------------------------------
+
+namespace jobs = lwc::jobs;
+
+using namespace lwc::test::form;
+
+// Every AEAD, every backend, 1 and 2 threads: random layouts of every column, tags appended or
+// detached, against the registry's single-message functions; then decryption from another
+// random layout, with one tampered job that must fail and come out zeroed.
+TEST(PackedForm, EveryLayoutEqualsTheSingleMessageCore) {
+  std::mt19937 rng(20261128);
+  for (const lwc::algorithm& a : lwc::algorithms()) {
+    if (!a.is_aead()) continue;
+    for (const std::string_view backend : batch::available_backends()) {
+      for (const unsigned threads : {1u, 2u}) {
+        for (int round = 0; round < 4; ++round) {
+          SCOPED_TRACE(std::string(a.name) + " " + std::string(backend) + " threads " +
+                       std::to_string(threads) + " round " + std::to_string(round));
+          const batch::options opt{threads, backend};
+          const std::size_t n = 1 + rng() % 70;
+          const bool same_length = rng() % 3 == 0;
+          const std::size_t common = rng() % 80;
+          const bool appended = rng() % 2 == 0;
+          const bool masked = a.second_key_size != 0 && rng() % 2 == 0;
+          const bool with_ad = rng() % 3 != 0;
+          const std::size_t tag_len = a.tag_size;
+          std::vector<bytes> keys, nonces, seconds, ads, msgs, cts, tags;
+          for (std::size_t i = 0; i < n; ++i) {
+            keys.push_back(random_bytes(a.key_size, rng));
+            nonces.push_back(random_bytes(a.nonce_size, rng));
+            seconds.push_back(random_bytes(a.second_key_size, rng));
+            ads.push_back(random_bytes(with_ad ? rng() % 40 : 0, rng));
+            msgs.push_back(random_bytes(same_length ? common : rng() % 200, rng));
+            bytes ct(msgs[i].size()), tag(tag_len);
+            a.encrypt(keys[i].data(), masked ? seconds[i].data() : nullptr, nonces[i].data(),
+                      ads[i].data(), ads[i].size(), msgs[i].data(), msgs[i].size(), ct.data(),
+                      tag.data(), tag_len);
+            cts.push_back(ct);
+            tags.push_back(tag);
+          }
+          std::vector<bytes> out_shape, tag_shape(n, bytes(tag_len));
+          for (std::size_t i = 0; i < n; ++i) out_shape.emplace_back(msgs[i].size() + (appended ? tag_len : 0));
+          stored_column k = store(keys, pick(rng, true), rng);
+          stored_column no = store(nonces, pick(rng, true), rng);
+          stored_column sk = store(seconds, pick(rng, true), rng);
+          stored_column ad = store(ads, pick(rng, !with_ad), rng);
+          stored_column in = store(msgs, pick(rng, same_length), rng);
+          stored_column out = store(out_shape, pick(rng, same_length), rng);
+          stored_column tg = store(tag_shape, pick(rng, true), rng);
+          jobs::packed_aead_jobs f;
+          f.count = n;
+          f.keys = k.in();
+          f.nonces = no.in();
+          if (masked) f.second_keys = sk.in();
+          if (with_ad) f.ad = ad.in();
+          f.in = in.in();
+          f.out = out.out();
+          f.tags = appended ? jobs::tag_place::appended : jobs::tag_place::detached;
+          if (!appended) f.tags_out = tg.out();
+          batch::encrypt(a, f, batch::full_tag, opt);
+          std::vector<bytes> sealed;
+          for (std::size_t i = 0; i < n; ++i) {
+            bytes want = cts[i];
+            if (appended) want.insert(want.end(), tags[i].begin(), tags[i].end());
+            ASSERT_EQ(out.element(i), want) << "job " << i;
+            if (!appended) {
+              ASSERT_EQ(tg.element(i), tags[i]) << "job " << i;
+            }
+            bytes both = cts[i];
+            both.insert(both.end(), tags[i].begin(), tags[i].end());
+            sealed.push_back(both);
+          }
+
+          // Decrypt from fresh layouts; job `bad` has one bit of its ciphertext or tag flipped.
+          const bool dec_appended = rng() % 2 == 0;
+          const std::size_t bad = rng() % n;
+          std::vector<bytes> dec_in, dec_tags, plain_shape;
+          for (std::size_t i = 0; i < n; ++i) {
+            dec_in.push_back(dec_appended ? sealed[i] : cts[i]);
+            dec_tags.push_back(tags[i]);
+            plain_shape.emplace_back(msgs[i].size(), 0xAA);
+          }
+          if (dec_appended) dec_in[bad].back() ^= 1;
+          else dec_tags[bad][0] ^= 1;
+          stored_column din = store(dec_in, pick(rng, same_length), rng);
+          stored_column dout = store(plain_shape, pick(rng, same_length), rng);
+          stored_column dtg = store(dec_tags, pick(rng, true), rng);
+          f.in = din.in();
+          f.out = dout.out();
+          f.tags = dec_appended ? jobs::tag_place::appended : jobs::tag_place::detached;
+          f.tags_out = {};
+          if (!dec_appended) f.tags_in = dtg.in();
+          std::vector<std::uint8_t> ok(n, 7);
+          EXPECT_EQ(batch::decrypt(a, f, ok, batch::full_tag, opt), n - 1);
+          for (std::size_t i = 0; i < n; ++i) {
+            EXPECT_EQ(ok[i], i == bad ? 0 : 1) << "job " << i;
+            EXPECT_EQ(dout.element(i), i == bad ? bytes(msgs[i].size(), 0) : msgs[i]) << "job " << i;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Hashes, XOFs (one output length per job through an offset column), CXOFs (customization
+// column), MACs and PRFs (key column) against the single-message core.
+TEST(PackedForm, HashColumnsEqualTheSingleMessageCore) {
+  std::mt19937 rng(7);
+  for (const lwc::algorithm& a : lwc::algorithms()) {
+    if (a.is_aead()) continue;
+    for (const unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE(std::string(a.name) + " threads " + std::to_string(threads));
+      const std::size_t n = 1 + rng() % 50;
+      const bool fixed_out = a.max_output_size != 0 || rng() % 2 == 0;
+      const std::size_t common_out = a.max_output_size != 0 ? a.output_size : 1 + rng() % 64;
+      const bool custom = a.max_customization_size != 0 && rng() % 4 != 0;
+      std::vector<bytes> ins, keys, customs, outs;
+      for (std::size_t i = 0; i < n; ++i) {
+        ins.push_back(random_bytes(std::min<std::size_t>(rng() % 150, a.max_input_size), rng));
+        keys.push_back(random_bytes(a.is_keyed() ? a.key_size : 0, rng));
+        customs.push_back(random_bytes(custom ? std::min<std::size_t>(rng() % 30, a.max_customization_size) : 0, rng));
+        outs.emplace_back(fixed_out ? common_out : rng() % 90);
+      }
+      stored_column in = store(ins, pick(rng, false), rng);
+      stored_column out = store(outs, fixed_out ? pick(rng, true) : pick(rng, false), rng);
+      stored_column k = store(keys, pick(rng, true), rng);
+      stored_column c = store(customs, pick(rng, false), rng);
+      jobs::packed_hash_jobs f;
+      f.count = n;
+      f.in = in.in();
+      f.out = out.out();
+      if (a.is_keyed()) f.keys = k.in();
+      if (custom) f.customization = c.in();
+      batch::hash(a, f, {threads, {}});
+      alignas(8) std::uint8_t st[lwc::max_hash_state_size];
+      for (std::size_t i = 0; i < n; ++i) {
+        bytes want(outs[i].size());
+        a.init(st, a.is_keyed() ? keys[i].data() : nullptr, customs[i].data(), customs[i].size());
+        a.absorb(st, ins[i].data(), ins[i].size());
+        a.squeeze(st, want.data(), want.size());
+        a.destroy(st);
+        ASSERT_EQ(out.element(i), want) << "job " << i;
+      }
+    }
+  }
+}
+
+// A form of two ascon-aead128 jobs whose columns the refusal cases below bend one at a time.
+struct two_jobs {
+  bytes keys = bytes(32, 1), nonces = bytes(32, 2), msgs = bytes(40, 3), out = bytes(40),
+        tags = bytes(32);
+  std::uint32_t off[3] = {0, 10, 40};
+  jobs::packed_aead_jobs form() {
+    jobs::packed_aead_jobs f;
+    f.count = 2;
+    f.keys = jobs::column::fixed(keys, 16);
+    f.nonces = jobs::column::fixed(nonces, 16);
+    f.in = jobs::column::with_offsets<std::uint32_t>(msgs, off);
+    f.out = jobs::out_column::with_offsets<std::uint32_t>(out, off);
+    f.tags_out = jobs::out_column::fixed(tags, 16);
+    return f;
+  }
+};
+
+std::string form_error(jobs::packed_aead_jobs f, bool decrypt = false) {
+  std::vector<std::uint8_t> ok(f.count);
+  return error_of([&] {
+    if (!decrypt) {
+      batch::encrypt("ascon-aead128", f, batch::full_tag, one_thread);
+    } else {
+      f.tags_in = jobs::column::fixed(f.tags_out.data, f.tags_out.stride);
+      f.tags_out = {};
+      (void)batch::decrypt("ascon-aead128", f, ok, batch::full_tag, one_thread);
+    }
+  });
+}
+
+TEST(PackedForm, RefusesWhatItCannotRunSafely) {
+  two_jobs t;
+  EXPECT_EQ(form_error(t.form()), "(no error)");
+  EXPECT_EQ(form_error(t.form(), true), "(no error)");  // runs (and fails to verify)
+
+  auto f = t.form();
+  f.keys = jobs::column::fixed({t.keys.data(), 16}, 8);  // 2 keys of 8 bytes
+  EXPECT_NE(form_error(f).find("key column: stride must be 16 bytes"), std::string::npos)
+      << form_error(f);
+  f = t.form();
+  f.nonces = jobs::column::fixed({t.nonces.data(), 0}, 0);  // "one nonce for all": no such form
+  EXPECT_NE(form_error(f).find("nonce column: stride must be 16"), std::string::npos);
+  f = t.form();
+  f.nonces = jobs::column::fixed({t.nonces.data(), 16}, 16);  // one nonce, two jobs
+  EXPECT_NE(form_error(f).find("nonce column: 2 elements of 16 bytes need 32 bytes, got 16"),
+            std::string::npos);
+
+  std::uint32_t down[3] = {0, 20, 10};
+  f = t.form();
+  f.in = jobs::column::with_offsets<std::uint32_t>(t.msgs, down);
+  EXPECT_NE(form_error(f).find("input column: offsets decrease at entry 2"), std::string::npos);
+  std::uint64_t past[3] = {0, 10, 41};
+  f = t.form();
+  f.in = jobs::column::with_offsets<std::uint64_t>(t.msgs, past);
+  EXPECT_NE(form_error(f).find("input column: offsets run past the end of the data (41 > 40)"),
+            std::string::npos);
+  std::int64_t negative[3] = {-8, 2, 32};
+  f = t.form();
+  f.in = jobs::column::with_offsets<std::int64_t>(t.msgs, negative);
+  EXPECT_NE(form_error(f).find("offset 0 is negative"), std::string::npos);
+  std::int32_t dips[3] = {0, -1, 32};
+  f = t.form();
+  f.in = jobs::column::with_offsets<std::int32_t>(t.msgs, dips);
+  EXPECT_NE(form_error(f).find("offsets decrease at entry 1"), std::string::npos);
+  f = t.form();
+  f.in.offset_count = 2;  // n + 1 = 3 needed
+  EXPECT_NE(form_error(f).find("3 offsets needed, got 2"), std::string::npos);
+
+  // sizes whose products wrap
+  for (const std::size_t n : sweep) {
+    SCOPED_TRACE(n);
+    f = t.form();
+    f.count = n;
+    EXPECT_NE(form_error(f).find("does not fit"), std::string::npos) << form_error(f);
+  }
+  f = t.form();
+  f.in = jobs::column::fixed({t.msgs.data(), 40}, 20);
+  f.out = jobs::out_column::fixed({t.out.data(), 40}, size_max - 7);  // 20 + 16 appended?
+  f.tags = jobs::tag_place::appended;
+  f.tags_out = {};
+  EXPECT_NE(form_error(f).find("does not fit"), std::string::npos) << form_error(f);
+
+  // element sizes and tag placement
+  f = t.form();
+  f.out = jobs::out_column::fixed({t.out.data(), 40}, 20);
+  EXPECT_NE(form_error(f).find("job 0: output must be 10 bytes, got 20"), std::string::npos);
+  f = t.form();
+  f.tags = jobs::tag_place::appended;
+  EXPECT_NE(form_error(f).find("tag columns given with tags appended"), std::string::npos);
+  f = t.form();
+  f.tags = jobs::tag_place::appended;
+  f.tags_out = {};
+  f.in = jobs::column::fixed({t.msgs.data(), 20}, 10);
+  f.out = jobs::out_column::fixed({t.out.data(), 20}, 10);
+  EXPECT_NE(form_error(f, false).find("output column: stride must be 26 bytes, got 10"),
+            std::string::npos);
+  f.tags_out = jobs::out_column::fixed(t.tags, 16);
+  EXPECT_NE(form_error(f, true).find("cannot hold a 16-byte tag"), std::string::npos)
+      << form_error(f, true);
+  f = t.form();
+  f.tags_out = jobs::out_column::fixed({t.tags.data(), 16}, 8);
+  EXPECT_NE(form_error(f).find("tag column: stride must be 16 bytes (the tag length)"),
+            std::string::npos);
+
+  // overlapping outputs
+  bytes pool(512, 9);
+  std::uint32_t pool_off[3] = {0, 10, 40};
+  f = t.form();
+  f.keys = jobs::column::fixed({pool.data(), 32}, 16);
+  f.out = jobs::out_column::with_offsets<std::uint32_t>({pool.data() + 20, 40}, pool_off);
+  EXPECT_NE(form_error(f).find("output column overlaps the key column"), std::string::npos)
+      << form_error(f);
+  f = t.form();
+  f.tags_out = jobs::out_column::fixed({t.out.data() + 8, 32}, 16);
+  EXPECT_NE(form_error(f).find("overlaps"), std::string::npos) << form_error(f);
+  f = t.form();
+  f.out = jobs::out_column::with_offsets<std::uint32_t>({t.msgs.data() + 1, 39}, {pool_off, 3});
+  EXPECT_NE(form_error(f).find("output column overlaps the input column"), std::string::npos);
+  // the output over the offsets that place it (or the input)
+  std::memcpy(pool.data() + 100, pool_off, sizeof pool_off);
+  const std::uint32_t* pooled_off = reinterpret_cast<const std::uint32_t*>(pool.data() + 100);
+  f = t.form();
+  f.in = jobs::column::with_offsets<std::uint32_t>(t.msgs, {pooled_off, 3});
+  f.out = jobs::out_column::with_offsets<std::uint32_t>({pool.data() + 90, 40}, {pooled_off, 3});
+  EXPECT_NE(form_error(f).find("overlaps the input offsets"), std::string::npos) << form_error(f);
+  f.in = jobs::column::with_offsets<std::uint32_t>(t.msgs, t.off);
+  EXPECT_NE(form_error(f).find("overlaps the output offsets"), std::string::npos) << form_error(f);
+  // ok flags over the output
+  f = t.form();
+  f.tags_in = jobs::column::fixed(t.tags, 16);
+  f.tags_out = {};
+  EXPECT_NE(error_of([&] {
+              (void)batch::decrypt("ascon-aead128", f, {t.out.data() + 4, 2}, batch::full_tag,
+                                   one_thread);
+            }).find("ok flags"),
+            std::string::npos);
+
+  // exactly in place (detached tags) is the one exception, and gives the right ciphertext
+  bytes copy = t.msgs;
+  f = t.form();
+  f.out = jobs::out_column::with_offsets<std::uint32_t>(t.msgs, t.off);
+  EXPECT_EQ(form_error(f), "(no error)");
+  bytes separate(40);
+  f = t.form();
+  f.in = jobs::column::with_offsets<std::uint32_t>(copy, t.off);
+  f.out = jobs::out_column::with_offsets<std::uint32_t>(separate, t.off);
+  bytes separate_tags(32);
+  f.tags_out = jobs::out_column::fixed(separate_tags, 16);
+  EXPECT_EQ(form_error(f), "(no error)");
+  EXPECT_EQ(separate, t.msgs);
+  EXPECT_EQ(separate_tags, t.tags);
+  f = t.form();
+  f.tags = jobs::tag_place::appended;
+  f.tags_out = {};
+  f.in = jobs::column::fixed({t.out.data(), 0}, 0);
+  f.out = jobs::out_column::fixed({t.out.data(), 32}, 16);
+  f.in = jobs::column::fixed({t.out.data(), 0}, 0);
+  EXPECT_EQ(form_error(f), "(no error)");  // empty messages: the output is just the tags
+
+  // hashes
+  bytes hin(64, 4), hout(64);
+  jobs::packed_hash_jobs h;
+  h.count = 2;
+  h.in = jobs::column::fixed(hin, 32);
+  h.out = jobs::out_column::fixed(hout, 32);
+  batch::hash("ascon-hash256", h, one_thread);
+  h.out = jobs::out_column::fixed(hout, 16);
+  h.out.data = {hout.data(), 32};
+  EXPECT_NE(error_of([&] { batch::hash("ascon-hash256", h, one_thread); })
+                .find("output column: stride must be 32 bytes (the output size)"),
+            std::string::npos);
+  h.out = jobs::out_column::fixed({hin.data() + 16, 64 - 16}, 24);
+  EXPECT_NE(error_of([&] { batch::hash("ascon-xof128", h, one_thread); })
+                .find("output column overlaps the input column"),
+            std::string::npos);
+  h.out = jobs::out_column::fixed(hout, 32);
+  h.keys = jobs::column::fixed(hin, 32);
+  EXPECT_NE(error_of([&] { batch::hash("ascon-hash256", h, one_thread); }).find("takes no key"),
+            std::string::npos);
+  h.keys = jobs::column::fixed({hin.data(), 16}, 8);
+  EXPECT_NE(error_of([&] { batch::hash("ascon-mac", h, one_thread); })
+                .find("key column: stride must be 16"),
+            std::string::npos);
+}
+
+// ---- the library's thread pool -----------------------------------------------------------------
+
+// Parallel calls inside parallel calls (a stream chunk sealed by the engine on a worker) and
+// many callers at once: every participant that starts is waited for, none is needed.
+TEST(ThreadPool, NestedAndConcurrentCallsFinish) {
+  std::atomic<std::size_t> done{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 4; ++c) {
+    callers.emplace_back([&] {
+      for (int r = 0; r < 50; ++r) {
+        std::atomic<std::size_t> next{0};
+        lwc::threads::parallel(4, [&] {
+          for (std::size_t i; (i = next.fetch_add(1)) < 8;) {
+            std::atomic<std::size_t> inner{0};
+            lwc::threads::parallel(3, [&] {
+              while (inner.fetch_add(1) < 16) done.fetch_add(1);
+            });
+          }
+        });
+      }
+    });
+  }
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(done.load(), 4u * 50 * 8 * 16);
+}
+
+TEST(ThreadPool, ExceptionsReachTheJoiningThread) {
+  std::atomic<int> calls{0};
+  EXPECT_THROW(lwc::threads::parallel(3,
+                                      [&] {
+                                        if (calls.fetch_add(1) == 0) throw std::runtime_error("x");
+                                      }),
+               std::runtime_error);
+}
+
+// A forked child has none of its parent's workers; its first batch builds a pool of its own.
+TEST(ThreadPool, ForkedChildRunsBatches) {
+  bytes in(1 << 16, 1), out(32 * 64);
+  jobs::packed_hash_jobs h;
+  h.count = 64;
+  h.in = jobs::column::fixed(in, 1024);
+  h.out = jobs::out_column::fixed(out, 32);
+  batch::hash("ascon-hash256", h, {2, {}});  // the parent's pool has workers now
+  ASSERT_GT(lwc::threads::pool_workers(), 0u);
+  const bytes parent = out;
+  const pid_t pid = fork();
+  ASSERT_NE(pid, -1);
+  if (pid == 0) {
+    std::fill(out.begin(), out.end(), 0);
+    batch::hash("ascon-hash256", h, {2, {}});
+    _exit(out == parent ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "../ascon/hash.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
+#include "../jobs.hpp"
 #include "../registry.hpp"
 
 namespace lwc::stream {
@@ -113,11 +114,12 @@ inline std::string unsuitable(const algorithm& a) {
   return {};
 }
 
-// The registered algorithm `name` if the format admits it; throws error(usage) otherwise.
-inline const algorithm& stream_algorithm(std::string_view name) {
-  const algorithm* a = find_algorithm(name);
+// The registered algorithm `r` (an entry is taken as it is, a name looked up) if the format
+// admits it; throws error(usage) otherwise.
+inline const algorithm& stream_algorithm(algorithm_ref r) {
+  const algorithm* a = r.entry() != nullptr ? r.entry() : find_algorithm(r.name());
   if (a == nullptr)
-    throw error(errc::usage, "unknown algorithm '" + std::string(name) + "' (see 'lwc list')");
+    throw error(errc::usage, "unknown algorithm '" + std::string(r.name()) + "' (see 'lwc list')");
   if (std::string why = unsuitable(*a); !why.empty()) throw error(errc::usage, why);
   return *a;
 }

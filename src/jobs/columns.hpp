@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Reading the columns of the packed job form (<lwc/packed_jobs.hpp>) in host memory: element i
+// of a fixed-stride or offset column, whatever the offsets' width and sign. Only after
+// checks::column (checks.hpp) accepted the column: nothing here checks a bound.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <lwc/packed_jobs.hpp>
+
+namespace lwc::jobs::columns {
+
+// Entry k of an offsets array. Through memcpy, so that any integer type of the right width
+// (size_t, Arrow's int32/int64, numpy's uint64) may hold them without an aliasing question.
+inline std::uint64_t offset_at(const void* offsets, offset_type type, std::size_t k) noexcept {
+  const auto* p = static_cast<const unsigned char*>(offsets);
+  switch (type) {
+    case offset_type::u32: {
+      std::uint32_t v;
+      std::memcpy(&v, p + 4 * k, 4);
+      return v;
+    }
+    case offset_type::i32: {
+      std::int32_t v;
+      std::memcpy(&v, p + 4 * k, 4);
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(v));
+    }
+    case offset_type::u64:
+    case offset_type::i64: {
+      std::uint64_t v;
+      std::memcpy(&v, p + 8 * k, 8);
+      return v;
+    }
+    case offset_type::none: break;
+  }
+  return 0;
+}
+
+inline std::size_t offset_width(offset_type type) noexcept {
+  switch (type) {
+    case offset_type::u32:
+    case offset_type::i32: return 4;
+    case offset_type::u64:
+    case offset_type::i64: return 8;
+    case offset_type::none: break;
+  }
+  return 0;
+}
+
+template <class Byte>
+struct element {
+  Byte* data;
+  std::size_t size;
+};
+
+// A checked column, reduced to what the engines' job fetch needs.
+template <class Byte>
+struct reader {
+  Byte* base = nullptr;
+  std::size_t stride = 0;
+  const void* offsets = nullptr;
+  offset_type type = offset_type::none;
+
+  reader() = default;
+  explicit reader(const basic_column<Byte>& c) noexcept
+      : base(c.data.data()), stride(c.stride), offsets(c.offsets), type(c.offset_kind) {}
+
+  element<Byte> operator[](std::size_t i) const noexcept {
+    if (type == offset_type::none) return {base + i * stride, stride};
+    const std::uint64_t from = offset_at(offsets, type, i), to = offset_at(offsets, type, i + 1);
+    return {base + from, static_cast<std::size_t>(to - from)};
+  }
+};
+
+}  // namespace lwc::jobs::columns
