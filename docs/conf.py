@@ -46,6 +46,9 @@ autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": False}
 autodoc_typehints = "signature"
 
+# Only the examples written for the pages run (testcode blocks); the ">>>" lines of the
+# package's docstrings are its own tests' business.
+doctest_test_doctest_blocks = ""
 # Doctest blocks run in a scratch folder so the examples may create files.
 doctest_global_setup = """
 import importlib.util, os, tempfile
