@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""lwc: lightweight cryptography, all ten families: Ascon (NIST SP 800-232, and the legacy
-Ascon v1.2 family), Acorn and the NIST LWC finalists.
+"""lwc: lightweight cryptography: the ten NIST LWC finalists (Ascon with NIST SP 800-232 and
+the legacy Ascon v1.2 family) and Acorn-128.
 
 AEADs, one class per algorithm, in the style of pyca/cryptography::
 
