@@ -2,12 +2,16 @@
 // Every AEAD of the registry as an EVP cipher.
 //
 // The protocol (docs/openssl.md): key and nonce at init; associated data in any number of
-// update calls with a NULL output; then the whole message in ONE update call; final. The
-// message is encrypted or decrypted in that call with the registry's one-shot entry points:
-//  - decryption needs the tag (OSSL_CIPHER_PARAM_AEAD_TAG) before the message, verifies it in
-//    the message's update and writes plaintext only when it verified; otherwise the output is
-//    zeros and the update (and final) fail. No unverified plaintext ever leaves the provider,
-//    and no ciphertext is buffered.
+// update calls with a NULL output; then the message; final.
+//  - decryption takes the whole message in ONE update call. It needs the tag
+//    (OSSL_CIPHER_PARAM_AEAD_TAG) before the message, verifies it in that update with the
+//    registry's one-shot entry point and writes plaintext only when it verified; otherwise the
+//    output is zeros and the update (and final) fail. No unverified plaintext ever leaves the
+//    provider, and no ciphertext is buffered.
+//  - encryption takes the message in any number of updates where the algorithm's class offers
+//    incremental encryption (an `encryptor`, found by a concept over the list: no
+//    per-algorithm code), else in one update. The "incremental-encrypt" cipher parameter says
+//    which.
 //  - the tag length is configuration: the full tag unless "taglen" (or the tag parameter with
 //    no data, OpenSSL's EVP_CTRL_AEAD_SET_TAG form) names a shorter one; a tag of another
 //    length is refused, never taken as the length.
@@ -17,12 +21,84 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "common.hpp"
 
 namespace lwc::provider {
 namespace {
+
+// Incremental encryption of one algorithm, type-erased: start constructs its encryptor in the
+// caller's storage and absorbs the associated data; finish writes the tag and destroys it
+// (the encryptor wipes its state); destroy abandons it. All null where the class has none.
+struct incremental_encryption {
+  void (*start)(void* st, const std::uint8_t* key, const std::uint8_t* nonce,
+                const std::uint8_t* second_key, const std::uint8_t* ad, std::size_t ad_len);
+  void (*encrypt)(void* st, const std::uint8_t* in, std::size_t n, std::uint8_t* out);
+  void (*finish)(void* st, std::uint8_t* tag, std::size_t tag_len);
+  void (*destroy)(void* st);
+};
+
+template <class A>
+concept has_encryptor = is_aead_v<A> && requires { typename A::encryptor; };
+
+template <class A>
+struct encryptor_of {
+  using E = typename A::encryptor;
+  static void start(void* st, const std::uint8_t* key, const std::uint8_t* nonce,
+                    const std::uint8_t* second_key, const std::uint8_t* ad, std::size_t ad_len) {
+    E* e;
+    // Some modes (Grain-128AEAD) encode the AD length first: the provider knows it by now.
+    if constexpr (std::is_constructible_v<E, const std::uint8_t*, const std::uint8_t*,
+                                          const std::uint8_t*, std::size_t>)
+      e = ::new (st) E(key, nonce, second_key, ad_len);
+    else
+      e = ::new (st) E(key, nonce, second_key);
+    if (ad_len != 0) e->absorb_ad(ad, ad_len);
+  }
+  static void encrypt(void* st, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+    static_cast<E*>(st)->encrypt(in, n, out);
+  }
+  static void finish(void* st, std::uint8_t* tag, std::size_t tag_len) {
+    static_cast<E*>(st)->finalize(tag, tag_len);
+    destroy(st);
+  }
+  static void destroy(void* st) { static_cast<E*>(st)->~E(); }
+};
+
+template <class Entry>
+constexpr incremental_encryption incremental_of() {
+  using A = typename Entry::type;
+  if constexpr (has_encryptor<A>)
+    return {&encryptor_of<A>::start, &encryptor_of<A>::encrypt, &encryptor_of<A>::finish,
+            &encryptor_of<A>::destroy};
+  else
+    return {};
+}
+
+template <class... E>
+constexpr std::array<incremental_encryption, sizeof...(E)> incremental_table(type_list<E...>) {
+  return {incremental_of<E>()...};
+}
+constexpr auto incremental_by_index = incremental_table(algorithm_list{});
+
+// Storage for the largest encryptor of the list (sizes 0 and alignments 1 where there is none).
+template <class Entry, bool Align>
+constexpr std::size_t encryptor_extent() {
+  using A = typename Entry::type;
+  if constexpr (has_encryptor<A>)
+    return Align ? alignof(typename A::encryptor) : sizeof(typename A::encryptor);
+  else
+    return Align ? 1 : 0;
+}
+template <bool Align, class... E>
+constexpr std::size_t max_encryptor_extent(type_list<E...>) {
+  return std::max({std::size_t{1}, encryptor_extent<E, Align>()...});
+}
+constexpr std::size_t encryptor_size = max_encryptor_extent<false>(algorithm_list{});
+constexpr std::size_t encryptor_align = max_encryptor_extent<true>(algorithm_list{});
 
 constexpr std::size_t max_key = registry_max(&algorithm::key_size);
 constexpr std::size_t max_second_key = registry_max(&algorithm::second_key_size);
@@ -31,6 +107,8 @@ constexpr std::size_t max_tag = registry_max(&algorithm::tag_size);
 
 // The parameter that carries the nonce-masking key of SP 800-232 (a second 16-byte key).
 constexpr const char* masking_key_param = "nonce-masking-key";
+// The cipher parameter that says whether encryption takes the message in several updates.
+constexpr const char* incremental_param = "incremental-encrypt";
 
 struct cipher_ctx {
   const provider_ctx* prov;
@@ -45,6 +123,9 @@ struct cipher_ctx {
   bool failed = false;        // verification failed: every later call fails until an init
   bool tag_set = false;       // decryption: the caller gave the expected tag
   bool last_valid = false;    // last_key/last_nonce hold the pair of the last encryption
+  bool streaming = false;     // an encryptor lives in `stream`: a message is under way
+  bool copied_mid_message = false;  // a copy of a context that was streaming: init first
+  const incremental_encryption* incremental;  // null entries where the algorithm has none
   std::size_t tag_len;
   std::uint8_t key[max_key] = {};
   std::uint8_t second_key[max_second_key == 0 ? 1 : max_second_key] = {};
@@ -53,10 +134,33 @@ struct cipher_ctx {
   std::uint8_t last_key[max_key] = {};
   std::uint8_t last_nonce[max_nonce] = {};
   wiping_buffer ad;
+  alignas(encryptor_align) std::uint8_t stream[encryptor_size];
 
-  cipher_ctx(const provider_ctx* p, const algorithm* a) : prov(p), alg(a), tag_len(a->tag_size) {}
-  cipher_ctx(const cipher_ctx&) = default;
+  cipher_ctx(const provider_ctx* p, const algorithm* a)
+      : prov(p), alg(a), incremental(&incremental_by_index[index_of(*a)]),
+        tag_len(a->tag_size) {}
+  // Everything but a running encryptor, which cannot be copied (and must not be: the copy
+  // would encrypt a second message under the same nonce).
+  cipher_ctx(const cipher_ctx& o)
+      : prov(o.prov), alg(o.alg), encrypting(o.encrypting), key_set(o.key_set),
+        nonce_set(o.nonce_set), nonce_unused(o.nonce_unused), second_key_set(o.second_key_set),
+        message_done(o.message_done), finished(o.finished), failed(o.failed),
+        tag_set(o.tag_set), last_valid(o.last_valid), streaming(false),
+        copied_mid_message(o.streaming || o.copied_mid_message), incremental(o.incremental),
+        tag_len(o.tag_len), ad(o.ad) {
+    std::memcpy(key, o.key, sizeof key);
+    std::memcpy(second_key, o.second_key, sizeof second_key);
+    std::memcpy(nonce, o.nonce, sizeof nonce);
+    std::memcpy(tag, o.tag, sizeof tag);
+    std::memcpy(last_key, o.last_key, sizeof last_key);
+    std::memcpy(last_nonce, o.last_nonce, sizeof last_nonce);
+  }
+  void stop_stream() {
+    if (streaming) incremental->destroy(stream);  // the encryptor wipes its state
+    streaming = false;
+  }
   ~cipher_ctx() {
+    stop_stream();
     secure_wipe(key, sizeof key);
     secure_wipe(second_key, sizeof second_key);
     secure_wipe(tag, sizeof tag);
@@ -222,8 +326,9 @@ int cipher_init(void* vctx, const unsigned char* key, std::size_t keylen, const 
     c.nonce_set = true;
     c.nonce_unused = true;
   }
+  c.stop_stream();
   c.encrypting = encrypt;
-  c.message_done = c.finished = c.failed = c.tag_set = false;
+  c.message_done = c.finished = c.failed = c.tag_set = c.copied_mid_message = false;
   secure_wipe(c.tag, sizeof c.tag);
   c.ad.clear();
   return set_ctx_params(vctx, params);
@@ -238,22 +343,31 @@ int decrypt_init(void* vctx, const unsigned char* key, std::size_t keylen,
   return cipher_init(vctx, key, keylen, iv, ivlen, params, false);
 }
 
+// The nonce has encrypted (or begun to encrypt) a message: remembered, so that an init with
+// the same pair is refused.
+void spend_nonce(cipher_ctx& c) {
+  c.nonce_unused = false;
+  std::memcpy(c.last_key, c.key, c.alg->key_size);
+  std::memcpy(c.last_nonce, c.nonce, c.alg->nonce_size);
+  c.last_valid = true;
+}
+
+bool nonce_available(const cipher_ctx& c) {
+  if (c.nonce_unused) return true;
+  raise_error(c.prov, refused,
+              "%s: this nonce already encrypted a message (or the context is a copy); "
+              "init with a new nonce",
+              c.name());
+  return false;
+}
+
 // Encrypts or decrypts the whole message (n bytes, maybe none) in one call.
 int process_message(cipher_ctx& c, unsigned char* out, const unsigned char* in, std::size_t n) {
   const std::uint8_t* second = c.second_key_set ? c.second_key : nullptr;
   if (c.encrypting) {
-    if (!c.nonce_unused) {
-      raise_error(c.prov, refused,
-                  "%s: this nonce already encrypted a message (or the context is a copy); "
-                  "init with a new nonce",
-                  c.name());
-      return 0;
-    }
+    if (!nonce_available(c)) return 0;
     c.alg->encrypt(c.key, second, c.nonce, c.ad.data(), c.ad.size(), in, n, out, c.tag, c.tag_len);
-    c.nonce_unused = false;
-    std::memcpy(c.last_key, c.key, c.alg->key_size);
-    std::memcpy(c.last_nonce, c.nonce, c.alg->nonce_size);
-    c.last_valid = true;
+    spend_nonce(c);
   } else {
     if (!c.tag_set) {
       raise_error(c.prov, refused,
@@ -288,6 +402,12 @@ bool ready(const cipher_ctx& c) {
     raise_error(c.prov, refused, "%s: final has run; init again", c.name());
     return false;
   }
+  if (c.copied_mid_message) {
+    raise_error(c.prov, refused,
+                "%s: a copy taken in the middle of an encryption; init with a new nonce",
+                c.name());
+    return false;
+  }
   return true;
 }
 
@@ -312,11 +432,6 @@ int update(void* vctx, unsigned char* out, std::size_t* outl, std::size_t outsiz
       }
       return 1;
     }
-    if (c.message_done) {
-      raise_error(c.prov, refused,
-                  "%s: the whole message goes in one update call (a second one came)", c.name());
-      return 0;
-    }
     if (outsize < inl) {
       raise_error(c.prov, invalid_argument, "%s: output buffer of %zu bytes for %zu", c.name(),
                   outsize, inl);
@@ -325,6 +440,24 @@ int update(void* vctx, unsigned char* out, std::size_t* outl, std::size_t outsiz
     // In place is fine; any other overlap would overwrite input before it is read.
     if (out != in && out < in + inl && in < out + inl) {
       raise_error(c.prov, invalid_argument, "%s: input and output overlap", c.name());
+      return 0;
+    }
+    if (c.encrypting && (c.streaming || (!c.message_done && c.incremental->start != nullptr))) {
+      if (!c.streaming) {
+        if (!nonce_available(c)) return 0;
+        c.incremental->start(c.stream, c.key, c.nonce, c.second_key_set ? c.second_key : nullptr,
+                             c.ad.data(), c.ad.size());
+        c.streaming = true;
+        c.message_done = true;
+        spend_nonce(c);
+      }
+      c.incremental->encrypt(c.stream, in, inl, out);
+      *outl = inl;
+      return 1;
+    }
+    if (c.message_done) {
+      raise_error(c.prov, refused,
+                  "%s: the whole message goes in one update call (a second one came)", c.name());
       return 0;
     }
     if (!process_message(c, out, in, inl)) return 0;
@@ -337,7 +470,10 @@ int final(void* vctx, unsigned char*, std::size_t* outl, std::size_t) {
   auto& c = *static_cast<cipher_ctx*>(vctx);
   *outl = 0;
   if (!ready(c)) return 0;
-  if (!c.message_done) {
+  if (c.streaming) {
+    c.incremental->finish(c.stream, c.tag, c.tag_len);
+    c.streaming = false;
+  } else if (!c.message_done) {
     unsigned char none = 0;  // an empty message: AD (if any) and the tag only
     if (!process_message(c, &none, &none, 0)) return 0;
   }
@@ -356,6 +492,7 @@ const OSSL_PARAM* gettable_params(void*) {
       OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),
       OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, nullptr),
       OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, nullptr),
+      OSSL_PARAM_int(incremental_param, nullptr),
       OSSL_PARAM_END,
   };
   return types;
@@ -380,6 +517,9 @@ int get_params(const algorithm& a, OSSL_PARAM params[]) {
     p = OSSL_PARAM_locate(params, off);
     if (p != nullptr && !OSSL_PARAM_set_int(p, 0)) return 0;
   }
+  p = OSSL_PARAM_locate(params, incremental_param);
+  if (p != nullptr && !OSSL_PARAM_set_int(p, incremental_by_index[index_of(a)].start != nullptr))
+    return 0;
   return 1;
 }
 

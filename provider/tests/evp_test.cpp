@@ -226,9 +226,20 @@ bool update_ad(EVP_CIPHER_CTX* ctx, const byte_vector& ad, const std::vector<std
   return true;
 }
 
-// Encrypts through EVP with the associated data cut as given; false on any failed call.
+// Whether the provider takes this algorithm's plaintext in several updates.
+bool encrypts_incrementally(const lwc::algorithm& a) {
+  auto cipher = fetch_cipher(a);
+  int incremental = -1;
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_int("incremental-encrypt", &incremental), OSSL_PARAM_construct_end()};
+  EXPECT_EQ(EVP_CIPHER_get_params(cipher.get(), params), 1);
+  EXPECT_TRUE(incremental == 0 || incremental == 1);
+  return incremental == 1;
+}
+
+// Encrypts through EVP with the associated data and the message cut as given (the message
+// whole when no cuts are given); false on any failed call.
 bool evp_encrypt(const lwc::algorithm& a, const aead_case& c, const std::vector<std::size_t>& ad_cuts,
-                 byte_vector& ct, byte_vector& tag) {
+                 byte_vector& ct, byte_vector& tag, std::vector<std::size_t> msg_cuts = {}) {
   auto cipher = fetch_cipher(a);
   owned<EVP_CIPHER_CTX> ctx(EVP_CIPHER_CTX_new());
   init_params p(c);
@@ -237,11 +248,17 @@ bool evp_encrypt(const lwc::algorithm& a, const aead_case& c, const std::vector<
     return false;
   if (!update_ad(ctx.get(), c.ad, ad_cuts)) return false;
   ct.assign(c.msg.size(), 0);
-  int outl = 0, finl = -1;
-  if (!c.msg.empty() && (EVP_EncryptUpdate(ctx.get(), ct.data(), &outl, c.msg.data(),
-                                           static_cast<int>(c.msg.size())) != 1 ||
-                         static_cast<std::size_t>(outl) != c.msg.size()))
-    return false;
+  if (msg_cuts.empty()) msg_cuts = {c.msg.size()};
+  std::size_t at = 0;
+  for (std::size_t n : msg_cuts) {
+    int outl = -1;
+    if (n != 0 && (EVP_EncryptUpdate(ctx.get(), ct.data() + at, &outl, c.msg.data() + at,
+                                     static_cast<int>(n)) != 1 ||
+                   static_cast<std::size_t>(outl) != n))
+      return false;
+    at += n;
+  }
+  int finl = -1;
   if (EVP_EncryptFinal_ex(ctx.get(), nullptr, &finl) != 1 || finl != 0) return false;
   tag.assign(c.tag_len != 0 ? c.tag_len : a.tag_size, 0);
   return EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_GET_TAG, static_cast<int>(tag.size()),
@@ -272,7 +289,7 @@ bool evp_decrypt(const lwc::algorithm& a, const aead_case& c, const byte_vector&
 
 class Aead : public ::testing::TestWithParam<const lwc::algorithm*> {};
 
-void check_kat_record(const lwc::algorithm& a, const kat_record& r) {
+void check_kat_record(const lwc::algorithm& a, const kat_record& r, bool incremental) {
   aead_case c;
   c.key = r.bytes("Key");
   c.nonce = r.bytes("Nonce");
@@ -297,6 +314,14 @@ void check_kat_record(const lwc::algorithm& a, const kat_record& r) {
       ASSERT_TRUE(evp_encrypt(a, c, cuts, got_ct, got_tag)) << last_error() << ", line " << r.line;
       ASSERT_EQ(hex(got_ct), hex(ct)) << "ciphertext, line " << r.line;
       ASSERT_EQ(hex(got_tag), hex(tag)) << "tag, line " << r.line;
+    }
+    if (incremental) {
+      for (const auto& cuts : splits_of(c.msg.size())) {
+        byte_vector got_ct, got_tag;
+        ASSERT_TRUE(evp_encrypt(a, c, {c.ad.size()}, got_ct, got_tag, cuts)) << last_error() << ", line " << r.line;
+        ASSERT_EQ(hex(got_ct), hex(ct)) << "ciphertext in pieces, line " << r.line;
+        ASSERT_EQ(hex(got_tag), hex(tag)) << "tag in pieces, line " << r.line;
+      }
     }
   }
   c.msg = ct;
@@ -333,10 +358,11 @@ TEST_P(Aead, EveryKatRecordWithEverySplitOfTheAssociatedData) {
   const lwc::algorithm& a = *GetParam();
   const auto files = files_for(a.name);
   ASSERT_FALSE(files.empty());
+  const bool incremental = encrypts_incrementally(a);
   for (const auto& f : files) {
     SCOPED_TRACE(f.filename().string());
     for (const auto& r : lwc::test::read_kat_file(f.string())) {
-      check_kat_record(a, r);
+      check_kat_record(a, r, incremental);
       if (HasFatalFailure()) return;
     }
   }
@@ -344,6 +370,7 @@ TEST_P(Aead, EveryKatRecordWithEverySplitOfTheAssociatedData) {
 
 TEST_P(Aead, RandomInputsEqualTheCore) {
   const lwc::algorithm& a = *GetParam();
+  const bool incremental = encrypts_incrementally(a);
   for (int i = 0; i < 40; ++i) {
     aead_case c;
     c.key = random_bytes(a.key_size);
@@ -357,8 +384,11 @@ TEST_P(Aead, RandomInputsEqualTheCore) {
     byte_vector want_ct(c.msg.size()), want_tag(tag_len);
     lwc::aead_encrypt(a, c.key, c.nonce, c.ad, c.msg, want_ct, want_tag, c.second_key);
     const auto cuts = splits_of(c.ad.size());
+    const auto msg_cuts = splits_of(c.msg.size());
     byte_vector ct, tag;
-    ASSERT_TRUE(evp_encrypt(a, c, cuts[rng()() % cuts.size()], ct, tag)) << last_error();
+    ASSERT_TRUE(evp_encrypt(a, c, cuts[rng()() % cuts.size()], ct, tag,
+                            incremental ? msg_cuts[rng()() % msg_cuts.size()] : std::vector<std::size_t>{}))
+        << last_error();
     ASSERT_EQ(hex(ct), hex(want_ct)) << "message of " << c.msg.size() << " bytes";
     ASSERT_EQ(hex(tag), hex(want_tag));
     aead_case back = c;
@@ -454,24 +484,72 @@ TEST_P(Aead, FailedVerificationZeroesTheOutputAndFinalFails) {
   last_error();
 }
 
-TEST_P(Aead, TheWholeMessageGoesInOneUpdateAndNoAssociatedDataFollowsIt) {
+TEST_P(Aead, DecryptionTakesTheWholeMessageInOneUpdate) {
   const lwc::algorithm& a = *GetParam();
   aead_context t(a);
+  const byte_vector msg = random_bytes(64);
+  byte_vector ct(msg.size()), tag(a.tag_size), out(msg.size());
+  lwc::aead_encrypt(a, t.key, t.nonce, {}, msg, ct, tag);
+  int outl = -1;
+  ASSERT_EQ(EVP_DecryptInit_ex2(t.ctx.get(), t.cipher.get(), t.key.data(), t.nonce.data(), nullptr), 1);
+  ASSERT_EQ(EVP_CIPHER_CTX_ctrl(t.ctx.get(), EVP_CTRL_AEAD_SET_TAG, static_cast<int>(tag.size()), tag.data()), 1);
+  EXPECT_EQ(EVP_DecryptUpdate(t.ctx.get(), out.data(), &outl, ct.data(), 32), 0) << "half a message";
+  EXPECT_TRUE(all_zero(out)) << "no plaintext of a message whose tag did not verify";
+  last_error();
+  ASSERT_EQ(EVP_DecryptInit_ex2(t.ctx.get(), nullptr, nullptr, nullptr, nullptr), 1);
+  ASSERT_EQ(EVP_CIPHER_CTX_ctrl(t.ctx.get(), EVP_CTRL_AEAD_SET_TAG, static_cast<int>(tag.size()), tag.data()), 1);
+  ASSERT_EQ(EVP_DecryptUpdate(t.ctx.get(), out.data(), &outl, ct.data(), static_cast<int>(ct.size())), 1);
+  EXPECT_EQ(out, msg);
+  EXPECT_EQ(EVP_DecryptUpdate(t.ctx.get(), out.data(), &outl, ct.data(), 1), 0);
+  EXPECT_NE(last_error().find("one update"), std::string::npos);
+  EXPECT_EQ(EVP_DecryptUpdate(t.ctx.get(), nullptr, &outl, msg.data(), 4), 0);
+  EXPECT_NE(last_error().find("associated data after the message"), std::string::npos);
+}
+
+TEST_P(Aead, EncryptionTakesTheMessageInPiecesWhereTheCoreStreamsElseInOneUpdate) {
+  const lwc::algorithm& a = *GetParam();
+  aead_context t(a);
+  const bool incremental = encrypts_incrementally(a);
+  if (a.name.starts_with("ascon-")) {
+    EXPECT_TRUE(incremental) << "the Ascon cores encrypt incrementally";
+  }
   const byte_vector msg = random_bytes(64);
   byte_vector out(msg.size());
   int outl = -1;
   ASSERT_EQ(EVP_EncryptInit_ex2(t.ctx.get(), t.cipher.get(), t.key.data(), t.nonce.data(), nullptr), 1);
   ASSERT_EQ(EVP_EncryptUpdate(t.ctx.get(), out.data(), &outl, msg.data(), 32), 1);
-  EXPECT_EQ(EVP_EncryptUpdate(t.ctx.get(), out.data() + 32, &outl, msg.data() + 32, 32), 0);
-  EXPECT_NE(last_error().find("one update"), std::string::npos);
-  EXPECT_EQ(EVP_EncryptUpdate(t.ctx.get(), nullptr, &outl, msg.data(), 4), 0);
-  EXPECT_NE(last_error().find("associated data after the message"), std::string::npos);
+  if (incremental) {
+    ASSERT_EQ(EVP_EncryptUpdate(t.ctx.get(), out.data() + 32, &outl, msg.data() + 32, 32), 1);
+    ASSERT_EQ(outl, 32);
+    // Mid-message: no more associated data, and a copy may not continue the message.
+    EXPECT_EQ(EVP_EncryptUpdate(t.ctx.get(), nullptr, &outl, msg.data(), 4), 0);
+    EXPECT_NE(last_error().find("associated data after the message"), std::string::npos);
+    owned<EVP_CIPHER_CTX> copy(EVP_CIPHER_CTX_new());
+    ASSERT_EQ(EVP_CIPHER_CTX_copy(copy.get(), t.ctx.get()), 1);
+    EXPECT_EQ(EVP_EncryptUpdate(copy.get(), out.data(), &outl, msg.data(), 1), 0);
+    EXPECT_NE(last_error().find("copy"), std::string::npos);
+    int finl = -1;
+    EXPECT_EQ(EVP_EncryptFinal_ex(copy.get(), nullptr, &finl), 0);
+    last_error();
+    ASSERT_EQ(EVP_EncryptFinal_ex(t.ctx.get(), nullptr, &finl), 1);
+    byte_vector tag(a.tag_size), want_ct(msg.size()), want_tag(a.tag_size);
+    ASSERT_EQ(EVP_CIPHER_CTX_ctrl(t.ctx.get(), EVP_CTRL_AEAD_GET_TAG, static_cast<int>(tag.size()), tag.data()), 1);
+    lwc::aead_encrypt(a, t.key, t.nonce, {}, msg, want_ct, want_tag);
+    EXPECT_EQ(out, want_ct);
+    EXPECT_EQ(tag, want_tag);
+  } else {
+    EXPECT_EQ(EVP_EncryptUpdate(t.ctx.get(), out.data() + 32, &outl, msg.data() + 32, 32), 0);
+    EXPECT_NE(last_error().find("one update"), std::string::npos);
+    EXPECT_EQ(EVP_EncryptUpdate(t.ctx.get(), nullptr, &outl, msg.data(), 4), 0);
+    EXPECT_NE(last_error().find("associated data after the message"), std::string::npos);
+  }
   // Partly overlapping buffers are refused; exactly in place is fine.
   ASSERT_EQ(EVP_EncryptInit_ex2(t.ctx.get(), nullptr, nullptr, random_bytes(a.nonce_size).data(), nullptr), 1);
   byte_vector buf = msg;
   buf.resize(msg.size() + 1);
   EXPECT_EQ(EVP_EncryptUpdate(t.ctx.get(), buf.data() + 1, &outl, buf.data(), static_cast<int>(msg.size())), 0);
   EXPECT_NE(last_error().find("overlap"), std::string::npos);
+  EXPECT_EQ(EVP_EncryptUpdate(t.ctx.get(), buf.data(), &outl, buf.data(), static_cast<int>(msg.size())), 1);
 }
 
 TEST_P(Aead, ANonceEncryptsOneMessage) {
