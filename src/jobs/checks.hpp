@@ -336,10 +336,12 @@ std::size_t column_shape(const algorithm& a, const char* what, const basic_colum
 }
 
 // Every element of a checked column is `size` bytes: a fixed column's stride is exactly that
-// (never 0 for "one for all": a key or nonce is not shared between jobs).
+// (never 0 for "one for all": a key or nonce is not shared between jobs). An empty batch has
+// no elements to check, so it needs no key or nonce buffer.
 template <class Byte>
 void element_size(const algorithm& a, const char* what, const basic_column<Byte>& c, std::size_t n,
                   std::size_t size, const char* size_name) {
+  if (n == 0) return;
   if (!c.has_offsets()) {
     if (c.stride != size)
       fail(a, std::string(what) + " column: stride must be " + std::to_string(size) + " bytes (" +

@@ -339,6 +339,12 @@ TEST(PackedForm, RefusesWhatItCannotRunSafely) {
   EXPECT_EQ(form_error(t.form()), "(no error)");
   EXPECT_EQ(form_error(t.form(), true), "(no error)");  // runs (and fails to verify)
 
+  // An empty batch needs no buffers at all.
+  std::vector<std::uint8_t> no_flags;
+  EXPECT_EQ(form_error(jobs::packed_aead_jobs{}), "(no error)");
+  EXPECT_EQ(batch::decrypt("ascon-aead128", jobs::packed_aead_jobs{}, no_flags), 0u);
+  batch::hash("ascon-mac", jobs::packed_hash_jobs{}, one_thread);
+
   auto f = t.form();
   f.keys = jobs::column::fixed({t.keys.data(), 16}, 8);  // 2 keys of 8 bytes
   EXPECT_NE(form_error(f).find("key column: stride must be 16 bytes"), std::string::npos)
@@ -526,6 +532,13 @@ TEST(ThreadPool, ExceptionsReachTheJoiningThread) {
 
 // A forked child has none of its parent's workers; its first batch builds a pool of its own.
 TEST(ThreadPool, ForkedChildRunsBatches) {
+#if defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "ThreadSanitizer stops a child that starts threads after a multithreaded fork";
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+  GTEST_SKIP() << "ThreadSanitizer stops a child that starts threads after a multithreaded fork";
+#endif
+#endif
   bytes in(1 << 16, 1), out(32 * 64);
   jobs::packed_hash_jobs h;
   h.count = 64;
