@@ -135,9 +135,17 @@ LWC_SIMD_INLINE void sbox(planes<V>& s) {
 template <unsigned K, u64 Sel, class V>
 LWC_SIMD_INLINE V rotate_bytes(V x) {
   constexpr u64 low = 0x0101010101010101 * (0xffu >> K);
-  const V kept = V::and_(x, V::set1(~Sel));
-  const V right = V::and_xor(V::template shr<K>(x), V::set1(Sel & low), kept);
-  return V::and_xor(V::template shl<8 - K>(x), V::set1(Sel & ~low), right);
+  if constexpr (ternary_vector<V>) {
+    // Two bitwise selects (truth table 0xe2: b ? a : c, the operand that dies first): the
+    // rotated byte from its two shifted halves, then the rotated or the original byte.
+    const V rotated = V::template ternary<0xe2>(V::template shr<K>(x), V::set1(low),
+                                               V::template shl<8 - K>(x));
+    return V::template ternary<0xe2>(rotated, V::set1(Sel), x);
+  } else {
+    const V kept = V::and_(x, V::set1(~Sel));
+    const V right = V::and_xor(V::template shr<K>(x), V::set1(Sel & low), kept);
+    return V::and_xor(V::template shl<8 - K>(x), V::set1(Sel & ~low), right);
+  }
 }
 
 template <class V>
@@ -148,61 +156,42 @@ LWC_SIMD_INLINE V shift_rows(V x) {
 }
 
 // (a & mask) ^ acc, with the zero and all-ones masks folded at compile time.
+// Where the backend has the three-input instruction, whose first operand is also its
+// destination, the operand that dies (here the sum) goes first, so that the compiler needs no
+// copy of the operands that live on (truth table 0x78: a ^ (b & c)).
 template <u64 Mask, class V>
 LWC_SIMD_INLINE V masked_add(V a, V acc) {
   if constexpr (Mask == 0) return acc;
   else if constexpr (Mask == ~u64{0}) return a ^ acc;
+  else if constexpr (ternary_vector<V>) return V::template ternary<0x78>(acc, a, V::set1(Mask));
   else return V::and_xor(a, V::set1(Mask), acc);
 }
 
-template <u64 Mask, class V>
-LWC_SIMD_INLINE V masked(V a) {
-  if constexpr (Mask == 0) return V::set1(0);
-  else if constexpr (Mask == ~u64{0}) return a;
-  else return V::and_(a, V::set1(Mask));
-}
-
+// MixColumnSerial on planes (core::mix_columns): output plane q is the sum over the
+// diagonals d of products of input rows by the coefficients M[i][(i+d) % 8], each a sum of
+// the input's multiples by 1, 2, 4 and 8 masked to the rows whose coefficient has that bit,
+// rotated into place by 8d bits. The rotations are nested (Horner's rule on the rotation by
+// 8 bits): the sum of diagonals d+1.. is rotated once more and the masked terms of d are
+// added onto it, four AND-XORs and one rotation per diagonal and plane.
 template <int D, class V>
-LWC_SIMD_INLINE V rotate_rows(V x) {
-  if constexpr (D == 0) return x;
-  else return V::template rotr<8 * D>(x);
-}
-
-// One diagonal of MixColumnSerial (core::mix_diagonal): the products of four planes by the
-// coefficient bits, each a masked plane, summed and rotated into place.
-template <int D, class V>
-LWC_SIMD_INLINE V diagonal(V p0, V p1, V p2, V p3) {
+LWC_SIMD_INLINE V mix_plane(V p0, V p1, V p2, V p3) {
   constexpr u64 m0 = core::mix_mask<D, 0>, m1 = core::mix_mask<D, 1>;
   constexpr u64 m2 = core::mix_mask<D, 2>, m3 = core::mix_mask<D, 3>;
-  return rotate_rows<D>(masked_add<m3>(p3, masked_add<m2>(p2, masked_add<m1>(p1, masked<m0>(p0)))));
-}
-
-// The input planes and their multiples by 2, 4 and 8 (core::multiples).
-template <class V>
-struct multiples {
-  V x0, x1, x2, x3, a, b, c;
-};
-
-template <int D, class V>
-LWC_SIMD_INLINE void mix_diagonal(const multiples<V>& x, planes<V>& out) {
-  out.x0 = out.x0 ^ diagonal<D>(x.x0, x.x3, x.x2, x.x1);
-  out.x1 = out.x1 ^ diagonal<D>(x.x1, x.a, x.b, x.c);
-  out.x2 = out.x2 ^ diagonal<D>(x.x2, x.x1, x.a, x.b);
-  out.x3 = out.x3 ^ diagonal<D>(x.x3, x.x2, x.x1, x.a);
+  V acc;
+  if constexpr (D == 7) acc = V::and_(p0, V::set1(m0));
+  else acc = masked_add<m0>(p0, V::template rotr<8>(mix_plane<D + 1>(p0, p1, p2, p3)));
+  acc = masked_add<m1>(p1, acc);
+  acc = masked_add<m2>(p2, acc);
+  return masked_add<m3>(p3, acc);
 }
 
 template <class V>
 LWC_SIMD_INLINE void mix_columns(planes<V>& s) {
-  const multiples<V> x{s.x0, s.x1, s.x2, s.x3, s.x0 ^ s.x3, s.x2 ^ s.x3, s.x1 ^ s.x2};
-  planes<V> o{diagonal<0>(x.x0, x.x3, x.x2, x.x1), diagonal<0>(x.x1, x.a, x.b, x.c),
-              diagonal<0>(x.x2, x.x1, x.a, x.b), diagonal<0>(x.x3, x.x2, x.x1, x.a)};
-  mix_diagonal<1>(x, o);
-  mix_diagonal<2>(x, o);
-  mix_diagonal<3>(x, o);
-  mix_diagonal<4>(x, o);
-  mix_diagonal<5>(x, o);
-  mix_diagonal<6>(x, o);
-  mix_diagonal<7>(x, o);
+  // The input and its multiples by 2, 4 and 8 use seven planes: x0..x3 and a = x0^x3,
+  // b = x2^x3, c = x1^x2 (2x = (x3, a, x1, x2), 4x = (x2, b, a, x1), 8x = (x1, c, b, a)).
+  const V a = s.x0 ^ s.x3, b = s.x2 ^ s.x3, c = s.x1 ^ s.x2;
+  const planes<V> o{mix_plane<0>(s.x0, s.x3, s.x2, s.x1), mix_plane<0>(s.x1, a, b, c),
+                    mix_plane<0>(s.x2, s.x1, a, b), mix_plane<0>(s.x3, s.x2, s.x1, a)};
   s = o;
 }
 
