@@ -382,6 +382,36 @@ def _kat_files(root: Path, family: str, name: str) -> list[tuple[str, int]]:
     return sorted(set(files))
 
 
+def _measured_speed(root: Path, names: list[str]) -> list[str]:
+    """The family's rows of the benchmark output kept in docs/data/, with its machine."""
+    lines = []
+    for path in sorted((root / "docs/data").glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        rows = [r for r in doc.get("results", []) if r["algorithm"] in names]
+        if not rows:
+            continue
+        meta = doc.get("meta", {})
+        per_cpu = all("mb_per_cpu_s" in r for r in rows)
+        sizes = sorted({r["bytes"] for r in rows})
+        lines += ["## Measured speed", "",
+                  f"From `docs/data/{path.name}` ({meta.get('title', path.stem)}): "
+                  f"{meta.get('machine', doc.get('cpu', '?'))}; {meta.get('conditions', '')}. "
+                  + ("MB per CPU second. " if per_cpu else "MB per second. ")
+                  + "All algorithms: [measured throughput](../performance-tables.md).", "",
+                  "| name | operation | path | " + " | ".join(_bytes_label(s) for s in sizes) + " |",
+                  "|---|---|---|" + "---:|" * len(sizes)]
+        keys = list(dict.fromkeys((r["algorithm"], r["operation"], r["backend"]) for r in rows))
+        for alg, op, backend in keys:
+            cells = []
+            for size in sizes:
+                r = next((r for r in rows if (r["algorithm"], r["operation"], r["backend"]) ==
+                          (alg, op, backend) and r["bytes"] == size), None)
+                cells.append(_fmt_rate(r["mb_per_cpu_s" if per_cpu else "mb_per_s"]) if r else "")
+            lines.append(f"| `{alg}` | {op} | {backend} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
+
+
 def _plain_links(markdown: str) -> str:
     """Relative links of a SOURCES.md point into the source tree, not the site: keep the words."""
     return re.sub(r"\[([^\]]+)\]\((?!https?:)[^)]*\)", r"\1", markdown)
@@ -456,6 +486,7 @@ def algorithm_pages(root: Path, out: Path) -> list[str]:
             lines.append(f"| `{info.name}` | {lanes} | {gpu} | {core} |")
         lines += ["", f"Batch backends this page was built on: {', '.join(backends)} "
                   "(a backend the build machine's CPU lacks is not listed).", ""]
+        lines += _measured_speed(root, [info.name for info, _ in members])
         sources = root / "tests/vectors" / family / "SOURCES.md"
         if sources.exists():
             text = _plain_links(sources.read_text(encoding="utf-8"))

@@ -17,6 +17,10 @@ install_debian() {
 command -v chromium >/dev/null || install_debian chromium
 command -v mcs >/dev/null || install_debian mono-devel
 
+# The README is an introduction that a newcomer reads in two minutes; the rest is the site's.
+readme_lines=$(wc -l < README.md)
+[ "$readme_lines" -lt 150 ] || { echo "README.md has $readme_lines lines: keep it under 150, move the rest into docs/"; exit 1; }
+
 tools/docs.sh doctest
 py=$(cat build/docs-work/python)
 "$py" tools/docs_gen.py --check --python --csharp-xml build/docs-work/csharp/Lwc.xml \
