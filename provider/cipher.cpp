@@ -172,29 +172,20 @@ struct cipher_ctx {
   const char* name() const { return alg->name.data(); }
 };
 
-void* newctx(const algorithm* a, void* provctx) {
-  try {
-    return new cipher_ctx(static_cast<const provider_ctx*>(provctx), a);
-  } catch (...) {
-    raise_error(static_cast<const provider_ctx*>(provctx), out_of_memory, "out of memory");
-    return nullptr;
-  }
+void* make_context(const algorithm* a, void* provctx) {
+  const auto* p = static_cast<const provider_ctx*>(provctx);
+  return new_context<cipher_ctx>(p, p, a);
 }
 
 void freectx(void* vctx) { delete static_cast<cipher_ctx*>(vctx); }
 
 void* dupctx(void* vctx) {
   auto* src = static_cast<cipher_ctx*>(vctx);
-  try {
-    auto* copy = new cipher_ctx(*src);
-    // Two contexts must not encrypt two messages under one (key, nonce): the copy of an
-    // encryption context waits for a nonce of its own.
-    if (copy->encrypting) copy->nonce_unused = false;
-    return copy;
-  } catch (...) {
-    raise_error(src->prov, out_of_memory, "out of memory");
-    return nullptr;
-  }
+  auto* copy = static_cast<cipher_ctx*>(new_context<cipher_ctx>(src->prov, *src));
+  // Two contexts must not encrypt two messages under one (key, nonce): the copy of an
+  // encryption context waits for a nonce of its own.
+  if (copy != nullptr && copy->encrypting) copy->nonce_unused = false;
+  return copy;
 }
 
 bool tag_length_allowed(const cipher_ctx& c, std::size_t n) {
@@ -498,7 +489,7 @@ const OSSL_PARAM* gettable_params(void*) {
   return types;
 }
 
-int get_params(const algorithm& a, OSSL_PARAM params[]) {
+int algorithm_params(const algorithm& a, OSSL_PARAM params[]) {
   OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
   // Mode 0 (a stream cipher) with the AEAD flag, as OpenSSL describes ChaCha20-Poly1305.
   if (p != nullptr && !OSSL_PARAM_set_uint(p, 0)) return 0;
@@ -571,47 +562,40 @@ const OSSL_PARAM* settable_ctx_params(void*, void*) {
   return types;
 }
 
-template <std::size_t I>
-void* newctx_of(void* provctx) {
-  return newctx(&registry_table[I], provctx);
-}
-template <std::size_t I>
-int get_params_of(OSSL_PARAM params[]) {
-  return get_params(registry_table[I], params);
-}
 
-template <std::size_t I>
-const OSSL_DISPATCH* dispatch_of() {
-  static const OSSL_DISPATCH table[] = {
-      {OSSL_FUNC_CIPHER_NEWCTX, dispatch_fn(&newctx_of<I>)},
-      {OSSL_FUNC_CIPHER_FREECTX, dispatch_fn(&freectx)},
-      {OSSL_FUNC_CIPHER_DUPCTX, dispatch_fn(&dupctx)},
-      {OSSL_FUNC_CIPHER_ENCRYPT_INIT, dispatch_fn(&encrypt_init)},
-      {OSSL_FUNC_CIPHER_DECRYPT_INIT, dispatch_fn(&decrypt_init)},
-      {OSSL_FUNC_CIPHER_UPDATE, dispatch_fn(&update)},
-      {OSSL_FUNC_CIPHER_FINAL, dispatch_fn(&final)},
-      {OSSL_FUNC_CIPHER_GET_PARAMS, dispatch_fn(&get_params_of<I>)},
-      {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, dispatch_fn(&gettable_params)},
-      {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, dispatch_fn(&get_ctx_params)},
-      {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, dispatch_fn(&gettable_ctx_params)},
-      {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, dispatch_fn(&set_ctx_params)},
-      {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, dispatch_fn(&settable_ctx_params)},
-      {0, nullptr},
-  };
-  return table;
-}
-
-template <std::size_t... I>
-const OSSL_DISPATCH* dispatch_at(std::size_t index, std::index_sequence<I...>) {
-  static const OSSL_DISPATCH* const tables[] = {
-      (registry_table[I].is_aead() ? dispatch_of<I>() : nullptr)...};
-  return tables[index];
-}
+// The cipher, digest or MAC operation as dispatch_for builds its tables.
+struct cipher_operation {
+  static bool takes(const algorithm& a) { return a.is_aead(); }
+  static void* newctx(const algorithm* a, void* provctx) { return make_context(a, provctx); }
+  static int get_params(const algorithm& a, OSSL_PARAM params[]) {
+    return algorithm_params(a, params);
+  }
+  template <std::size_t I>
+  static const OSSL_DISPATCH* functions() {
+    static const OSSL_DISPATCH table[] = {
+        {OSSL_FUNC_CIPHER_NEWCTX, dispatch_fn(&newctx_for<cipher_operation, I>)},
+        {OSSL_FUNC_CIPHER_FREECTX, dispatch_fn(&freectx)},
+        {OSSL_FUNC_CIPHER_DUPCTX, dispatch_fn(&dupctx)},
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, dispatch_fn(&encrypt_init)},
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, dispatch_fn(&decrypt_init)},
+        {OSSL_FUNC_CIPHER_UPDATE, dispatch_fn(&update)},
+        {OSSL_FUNC_CIPHER_FINAL, dispatch_fn(&final)},
+        {OSSL_FUNC_CIPHER_GET_PARAMS, dispatch_fn(&get_params_for<cipher_operation, I>)},
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, dispatch_fn(&gettable_params)},
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, dispatch_fn(&get_ctx_params)},
+        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, dispatch_fn(&gettable_ctx_params)},
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, dispatch_fn(&set_ctx_params)},
+        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, dispatch_fn(&settable_ctx_params)},
+        {0, nullptr},
+    };
+    return table;
+  }
+};
 
 }  // namespace
 
 const OSSL_DISPATCH* cipher_functions(std::size_t index) {
-  return dispatch_at(index, std::make_index_sequence<algorithm_count>{});
+  return dispatch_for<cipher_operation>(index);
 }
 
 }  // namespace lwc::provider

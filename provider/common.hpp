@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <utility>
 
 #include <lwc/registry.hpp>
 
@@ -78,6 +79,41 @@ class wiping_buffer {
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
 };
+
+// A context object made (or copied) without letting an exception into OpenSSL: null and an
+// error on the queue when memory runs out.
+template <class Ctx, class... Args>
+void* new_context(const provider_ctx* p, Args&&... args) noexcept {
+  try {
+    return new Ctx(static_cast<Args&&>(args)...);
+  } catch (...) {
+    raise_error(p, out_of_memory, "out of memory");
+    return nullptr;
+  }
+}
+
+// OpenSSL's newctx and get_params are not told which algorithm they serve, so one instance per
+// registry index binds it; Operation provides newctx(const algorithm*, void* provctx) and
+// get_params(const algorithm&, OSSL_PARAM[]).
+template <class Operation, std::size_t I>
+void* newctx_for(void* provctx) {
+  return Operation::newctx(&registry_table[I], provctx);
+}
+template <class Operation, std::size_t I>
+int get_params_for(OSSL_PARAM params[]) {
+  return Operation::get_params(registry_table[I], params);
+}
+
+// Entry `index`'s dispatch table, or null when Operation does not take it: Operation provides
+// takes(const algorithm&) and functions<I>(), entry I's table.
+template <class Operation>
+const OSSL_DISPATCH* dispatch_for(std::size_t index) {
+  return [index]<std::size_t... I>(std::index_sequence<I...>) {
+    static const OSSL_DISPATCH* const tables[] = {
+        (Operation::takes(registry_table[I]) ? Operation::template functions<I>() : nullptr)...};
+    return tables[index];
+  }(std::make_index_sequence<algorithm_count>{});
+}
 
 // The dispatch table of registry entry `index` for its operation (null for entries of other
 // kinds): cipher for AEADs, digest for hashes and XOFs, MAC for MACs and PRFs.

@@ -46,25 +46,16 @@ struct digest_ctx {
   const char* name() const { return alg->name.data(); }
 };
 
-void* newctx(const algorithm* a, void* provctx) {
-  try {
-    return new digest_ctx(static_cast<const provider_ctx*>(provctx), a);
-  } catch (...) {
-    raise_error(static_cast<const provider_ctx*>(provctx), out_of_memory, "out of memory");
-    return nullptr;
-  }
+void* make_context(const algorithm* a, void* provctx) {
+  const auto* p = static_cast<const provider_ctx*>(provctx);
+  return new_context<digest_ctx>(p, p, a);
 }
 
 void freectx(void* vctx) { delete static_cast<digest_ctx*>(vctx); }
 
 void* dupctx(void* vctx) {
   auto* src = static_cast<digest_ctx*>(vctx);
-  try {
-    return new digest_ctx(*src);
-  } catch (...) {
-    raise_error(src->prov, out_of_memory, "out of memory");
-    return nullptr;
-  }
+  return new_context<digest_ctx>(src->prov, *src);
 }
 
 int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
@@ -181,7 +172,7 @@ const OSSL_PARAM* gettable_params(void*) {
   return types;
 }
 
-int get_params(const algorithm& a, OSSL_PARAM params[]) {
+int algorithm_params(const algorithm& a, OSSL_PARAM params[]) {
   OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_BLOCK_SIZE);
   if (p != nullptr && !OSSL_PARAM_set_size_t(p, a.block_size)) return 0;
   p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_SIZE);
@@ -206,44 +197,37 @@ const OSSL_PARAM* settable_ctx_params(void* vctx, void*) {
   return d.alg->max_customization_size != 0 ? cxof : xof;
 }
 
-template <std::size_t I>
-void* newctx_of(void* provctx) {
-  return newctx(&registry_table[I], provctx);
-}
-template <std::size_t I>
-int get_params_of(OSSL_PARAM params[]) {
-  return get_params(registry_table[I], params);
-}
 
-template <std::size_t I>
-const OSSL_DISPATCH* dispatch_of() {
-  static const OSSL_DISPATCH table[] = {
-      {OSSL_FUNC_DIGEST_NEWCTX, dispatch_fn(&newctx_of<I>)},
-      {OSSL_FUNC_DIGEST_FREECTX, dispatch_fn(&freectx)},
-      {OSSL_FUNC_DIGEST_DUPCTX, dispatch_fn(&dupctx)},
-      {OSSL_FUNC_DIGEST_INIT, dispatch_fn(&init)},
-      {OSSL_FUNC_DIGEST_UPDATE, dispatch_fn(&update)},
-      {OSSL_FUNC_DIGEST_FINAL, dispatch_fn(&final)},
-      {OSSL_FUNC_DIGEST_GET_PARAMS, dispatch_fn(&get_params_of<I>)},
-      {OSSL_FUNC_DIGEST_GETTABLE_PARAMS, dispatch_fn(&gettable_params)},
-      {OSSL_FUNC_DIGEST_SET_CTX_PARAMS, dispatch_fn(&set_ctx_params)},
-      {OSSL_FUNC_DIGEST_SETTABLE_CTX_PARAMS, dispatch_fn(&settable_ctx_params)},
-      {0, nullptr},
-  };
-  return table;
-}
-
-template <std::size_t... I>
-const OSSL_DISPATCH* dispatch_at(std::size_t index, std::index_sequence<I...>) {
-  static const OSSL_DISPATCH* const tables[] = {
-      (is_digest_kind(registry_table[I].kind) ? dispatch_of<I>() : nullptr)...};
-  return tables[index];
-}
+// The cipher, digest or MAC operation as dispatch_for builds its tables.
+struct digest_operation {
+  static bool takes(const algorithm& a) { return is_digest_kind(a.kind); }
+  static void* newctx(const algorithm* a, void* provctx) { return make_context(a, provctx); }
+  static int get_params(const algorithm& a, OSSL_PARAM params[]) {
+    return algorithm_params(a, params);
+  }
+  template <std::size_t I>
+  static const OSSL_DISPATCH* functions() {
+    static const OSSL_DISPATCH table[] = {
+        {OSSL_FUNC_DIGEST_NEWCTX, dispatch_fn(&newctx_for<digest_operation, I>)},
+        {OSSL_FUNC_DIGEST_FREECTX, dispatch_fn(&freectx)},
+        {OSSL_FUNC_DIGEST_DUPCTX, dispatch_fn(&dupctx)},
+        {OSSL_FUNC_DIGEST_INIT, dispatch_fn(&init)},
+        {OSSL_FUNC_DIGEST_UPDATE, dispatch_fn(&update)},
+        {OSSL_FUNC_DIGEST_FINAL, dispatch_fn(&final)},
+        {OSSL_FUNC_DIGEST_GET_PARAMS, dispatch_fn(&get_params_for<digest_operation, I>)},
+        {OSSL_FUNC_DIGEST_GETTABLE_PARAMS, dispatch_fn(&gettable_params)},
+        {OSSL_FUNC_DIGEST_SET_CTX_PARAMS, dispatch_fn(&set_ctx_params)},
+        {OSSL_FUNC_DIGEST_SETTABLE_CTX_PARAMS, dispatch_fn(&settable_ctx_params)},
+        {0, nullptr},
+    };
+    return table;
+  }
+};
 
 }  // namespace
 
 const OSSL_DISPATCH* digest_functions(std::size_t index) {
-  return dispatch_at(index, std::make_index_sequence<algorithm_count>{});
+  return dispatch_for<digest_operation>(index);
 }
 
 }  // namespace lwc::provider

@@ -52,25 +52,16 @@ struct mac_ctx {
   const char* name() const { return alg->name.data(); }
 };
 
-void* newctx(const algorithm* a, void* provctx) {
-  try {
-    return new mac_ctx(static_cast<const provider_ctx*>(provctx), a);
-  } catch (...) {
-    raise_error(static_cast<const provider_ctx*>(provctx), out_of_memory, "out of memory");
-    return nullptr;
-  }
+void* make_context(const algorithm* a, void* provctx) {
+  const auto* p = static_cast<const provider_ctx*>(provctx);
+  return new_context<mac_ctx>(p, p, a);
 }
 
 void freectx(void* vctx) { delete static_cast<mac_ctx*>(vctx); }
 
 void* dupctx(void* vctx) {
   auto* src = static_cast<mac_ctx*>(vctx);
-  try {
-    return new mac_ctx(*src);
-  } catch (...) {
-    raise_error(src->prov, out_of_memory, "out of memory");
-    return nullptr;
-  }
+  return new_context<mac_ctx>(src->prov, *src);
 }
 
 bool set_key(mac_ctx& m, const unsigned char* key, std::size_t keylen) {
@@ -201,40 +192,34 @@ const OSSL_PARAM* settable_ctx_params(void*, void*) {
   return types;
 }
 
-template <std::size_t I>
-void* newctx_of(void* provctx) {
-  return newctx(&registry_table[I], provctx);
-}
 
-template <std::size_t I>
-const OSSL_DISPATCH* dispatch_of() {
-  static const OSSL_DISPATCH table[] = {
-      {OSSL_FUNC_MAC_NEWCTX, dispatch_fn(&newctx_of<I>)},
-      {OSSL_FUNC_MAC_FREECTX, dispatch_fn(&freectx)},
-      {OSSL_FUNC_MAC_DUPCTX, dispatch_fn(&dupctx)},
-      {OSSL_FUNC_MAC_INIT, dispatch_fn(&init)},
-      {OSSL_FUNC_MAC_UPDATE, dispatch_fn(&update)},
-      {OSSL_FUNC_MAC_FINAL, dispatch_fn(&final)},
-      {OSSL_FUNC_MAC_GET_CTX_PARAMS, dispatch_fn(&get_ctx_params)},
-      {OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, dispatch_fn(&gettable_ctx_params)},
-      {OSSL_FUNC_MAC_SET_CTX_PARAMS, dispatch_fn(&set_ctx_params)},
-      {OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, dispatch_fn(&settable_ctx_params)},
-      {0, nullptr},
-  };
-  return table;
-}
-
-template <std::size_t... I>
-const OSSL_DISPATCH* dispatch_at(std::size_t index, std::index_sequence<I...>) {
-  static const OSSL_DISPATCH* const tables[] = {
-      (is_mac_kind(registry_table[I].kind) ? dispatch_of<I>() : nullptr)...};
-  return tables[index];
-}
+// The cipher, digest or MAC operation as dispatch_for builds its tables.
+struct mac_operation {
+  static bool takes(const algorithm& a) { return is_mac_kind(a.kind); }
+  static void* newctx(const algorithm* a, void* provctx) { return make_context(a, provctx); }
+  template <std::size_t I>
+  static const OSSL_DISPATCH* functions() {
+    static const OSSL_DISPATCH table[] = {
+        {OSSL_FUNC_MAC_NEWCTX, dispatch_fn(&newctx_for<mac_operation, I>)},
+        {OSSL_FUNC_MAC_FREECTX, dispatch_fn(&freectx)},
+        {OSSL_FUNC_MAC_DUPCTX, dispatch_fn(&dupctx)},
+        {OSSL_FUNC_MAC_INIT, dispatch_fn(&init)},
+        {OSSL_FUNC_MAC_UPDATE, dispatch_fn(&update)},
+        {OSSL_FUNC_MAC_FINAL, dispatch_fn(&final)},
+        {OSSL_FUNC_MAC_GET_CTX_PARAMS, dispatch_fn(&get_ctx_params)},
+        {OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, dispatch_fn(&gettable_ctx_params)},
+        {OSSL_FUNC_MAC_SET_CTX_PARAMS, dispatch_fn(&set_ctx_params)},
+        {OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, dispatch_fn(&settable_ctx_params)},
+        {0, nullptr},
+    };
+    return table;
+  }
+};
 
 }  // namespace
 
 const OSSL_DISPATCH* mac_functions(std::size_t index) {
-  return dispatch_at(index, std::make_index_sequence<algorithm_count>{});
+  return dispatch_for<mac_operation>(index);
 }
 
 }  // namespace lwc::provider
