@@ -135,21 +135,17 @@ template <class V>
 LWC_SIMD_INLINE void rounds_inline(V (&a)[25], int rounds) {
   for (int r = 20 - rounds; r < 20; ++r) round(a, V::set1(round_constants.c[r]));
 }
+// In place: a copy on the stack would outlive the kernel with key-dependent words in it.
 template <class V>
 LWC_SIMD_NOINLINE void permute(V (&a)[25], int rounds) {
-  V x[25];
-  for (int i = 0; i < 25; ++i) x[i] = a[i];
-  rounds_inline(x, rounds);
-  for (int i = 0; i < 25; ++i) a[i] = x[i];
+  rounds_inline(a, rounds);
 }
 
 // IsapRk on every lane: x holds each lane's key || IV || 0 on entry and its re-keyed state on
 // exit; y the lane's 128 bits as four big-endian words, absorbed most significant first into
 // bit 7 of lane 0. The loop runs the same 128 times whatever the bits are.
 template <class V>
-LWC_SIMD_NOINLINE void rekey(V (&a)[25], const V (&y)[4], int bit_rounds, int key_rounds) {
-  V x[25];
-  for (int i = 0; i < 25; ++i) x[i] = a[i];
+LWC_SIMD_NOINLINE void rekey(V (&x)[25], const V (&y)[4], int bit_rounds, int key_rounds) {
   rounds_inline(x, key_rounds);
   const V top = V::set1(0x80000000u);
   for (int w = 0; w < 4; ++w) {
@@ -162,7 +158,6 @@ LWC_SIMD_NOINLINE void rekey(V (&a)[25], const V (&y)[4], int bit_rounds, int ke
     }
   }
   rounds_inline(x, key_rounds);
-  for (int i = 0; i < 25; ++i) a[i] = x[i];
 }
 
 // ---- the mode ---------------------------------------------------------------------------------
