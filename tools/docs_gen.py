@@ -261,7 +261,7 @@ def _csharp_signature(member: str) -> tuple[str, str, str]:
     args = ""
     if "(" in name:
         name, args = name.split("(", 1)
-        args = "(" + ", ".join(a.split(".")[-1] for a in _split_args(args.rstrip(")"))) + ")"
+        args = "(" + ", ".join(_csharp_type(a) for a in _split_args(args.rstrip(")"))) + ")"
     elif kind == "M":
         args = "()"
     if kind == "T":
@@ -269,6 +269,21 @@ def _csharp_signature(member: str) -> tuple[str, str, str]:
     owner, _, short = name.rpartition(".")
     short = short.replace("#ctor", owner.rsplit(".", 1)[-1])
     return kind, owner, short + args
+
+
+_CSHARP_KEYWORDS = {"String": "string", "Byte": "byte", "Int32": "int", "Int64": "long",
+                    "UInt32": "uint", "UInt64": "ulong", "Boolean": "bool", "Object": "object",
+                    "Void": "void"}
+
+
+def _csharp_type(xml_type: str) -> str:
+    """A parameter type of an XML documentation id as C# writes it: `System.Byte[]@` is
+    `ref byte[]` (the id does not tell ref from out), generic braces become angle brackets."""
+    by_ref = xml_type.endswith("@")
+    t = xml_type.rstrip("@").replace("{", "<").replace("}", ">")
+    t = re.sub(r"\b(?:[A-Za-z_]\w*\.)+(\w+)", r"\1", t)
+    t = re.sub(r"\b(\w+)\b", lambda m: _CSHARP_KEYWORDS.get(m.group(1), m.group(1)), t)
+    return ("ref/out " if by_ref else "") + t
 
 
 def _split_args(args: str) -> list[str]:
