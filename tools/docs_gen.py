@@ -180,7 +180,7 @@ def c_reference_page(root: Path, header: str) -> str:
 # ---- C++ headers ---------------------------------------------------------------------------
 
 # The headers a program includes; the rest of include/lwc/ is what they are built from.
-PUBLIC_CPP_HEADERS = ["lwc.hpp", "ascon.hpp", "registry.hpp", "batch.hpp", "jobs.hpp",
+PUBLIC_CPP_HEADERS = ["lwc.hpp", "ascon.hpp", "common/aead_span_forms.hpp", "registry.hpp", "batch.hpp", "jobs.hpp",
                       "packed_jobs.hpp", "stream.hpp", "stream/format.hpp", "cuda.hpp",
                       "algorithm_list.hpp"]
 
@@ -221,10 +221,24 @@ def cpp_reference_page(root: Path) -> str:
         text = path.read_text(encoding="utf-8")
         lines += [f"## `<lwc/{name}>`", "", _md_prose(_opening_comment(text)), ""]
         lines += [f"```{{literalinclude}} ../../../include/lwc/{name}", ":language: cpp", "```", ""]
-    lines += ["## Algorithm headers", "",
-              "One folder per family under `include/lwc/`; each algorithm is a class with the "
-              "one-shot calls (and incremental objects for hashes, XOFs and MACs). "
-              "`<lwc/lwc.hpp>` includes them all.", ""]
+    lines += ["## The class of each algorithm", "",
+              "Each AEAD class has the calls of `aead_span_forms` above (`encrypt`, `decrypt`, "
+              "the detached and `_truncated` forms) and its sizes as constants (`key_size`, "
+              "`nonce_size`, `tag_size`); each hash, XOF, MAC and PRF class is an incremental "
+              "object (`update`, then `squeeze` or `finalize`), most with a one-shot static "
+              "`digest` as well; the header of each says which. The names below are in "
+              "namespace `lwc`, in the order of `include/lwc/algorithm_list.hpp`.", "",
+              "| algorithm | C++ class |", "|---|---|"]
+    try:
+        import lwc
+
+        names = [a.name for a in lwc.algorithms()]
+    except ImportError:
+        names = []
+    for name, cls in zip(names, _list_types(root)):
+        lines.append(f"| `{name}` | `lwc::{cls}` |")
+    lines += ["", "## Algorithm headers", "",
+              "One folder per family under `include/lwc/`; `<lwc/lwc.hpp>` includes them all.", ""]
     for folder in sorted(p for p in inc.iterdir() if p.is_dir() and p.name not in ("common", "stream")):
         for path in sorted(folder.glob("*.hpp")):
             comment = _opening_comment(path.read_text(encoding="utf-8"))
