@@ -45,6 +45,9 @@ trap 'rm -rf "$ex"' EXIT
 echo "examples (library and tool of $bdir):"
 g++ -std=c++20 -O1 -Iinclude examples/quickstart.cpp -o "$ex/quickstart"
 "$ex/quickstart" | sed 's/^/  quickstart.cpp: /'
+# The CUDA example is compiled only: running it needs the CUDA engine and a GPU.
+g++ -std=c++20 -Wall -Werror -Iinclude -fsyntax-only docs/examples/cuda_host.cpp
+echo "  cuda_host.cpp: compiled"
 for c in hello batch; do
   cc -std=c99 -Wall -Werror -Iinclude "docs/examples/$c.c" -L"$libdir" -llwc \
     -Wl,-rpath,"$libdir" -o "$ex/$c"
