@@ -14,9 +14,9 @@
 // themselves, so every lane runs the same update of its own job. A lane step is the block a job
 // repeats: one 4-byte message word (the frame bits, P_1024, the keystream word out and the
 // plaintext word in). Each lane follows its own job and is refilled as soon as the job has no
-// full word left (lanes/scheduler.hpp); within a run of steps the words are moved four at a time
-// (16 bytes per lane). What does not fit that step runs in groups of V::lanes jobs, every group
-// on the whole vectors:
+// full word left (the group lane engine, lanes/engine.hpp); within a run of steps the words are
+// moved four at a time (16 bytes per lane). What does not fit that step runs in groups of
+// V::lanes jobs, every group on the whole vectors:
 //  - start: the key setup, the three nonce words and the associated data, a word per P_640. A
 //    job whose associated data has fewer words than another's in its group sits out the later
 //    steps: a lane-wise select keeps its state. The started states wait in a pool that feeds
@@ -36,7 +36,7 @@
 
 #include "../backend.hpp"
 #include "common.hpp"
-#include "scheduler.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/tinyjambu.hpp through lane_kernels.hpp"
@@ -99,60 +99,28 @@ LWC_SIMD_INLINE void framed_permute(V (&s)[4], const V (&nk)[KeyWords], u32 fram
   permute<Updates>(s, nk);
 }
 
+// The family's part of the lane engine (engine.hpp).
 template <class V, unsigned KeyBits, bool Decrypt>
-class aead_engine : public lane_scheduler<aead_engine<V, KeyBits, Decrypt>> {
-  friend class lane_scheduler<aead_engine>;
+struct aead_family {
+  using vector = V;
+  using word = u32;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
   static constexpr unsigned key_words = KeyBits / 32;
   static constexpr unsigned long_n = long_updates<KeyBits>;
   // A lane: the four state words, then the complemented key words.
   static constexpr size_t words = 4 + key_words;
-  // States of V::lanes jobs in memory, word by word: s[w][j] is word w of lane j.
+  static constexpr size_t rate = word_bytes, out_rate = word_bytes;
+  static constexpr size_t tag_bytes = 8;
+  static constexpr bool decrypt = Decrypt;
   using states = u32[words][N];
 
- public:
-  explicit aead_engine(const aead_task& t) : t_(t) {}
-  aead_engine(const aead_engine&) = delete;
-  aead_engine& operator=(const aead_engine&) = delete;
-  ~aead_engine() {
-    wipe(x_, sizeof x_);
-    wipe(spill_, sizeof spill_);
-    wipe(pool_, sizeof pool_);
-    wipe(fin_, sizeof fin_);
-    wipe(cur_.sink, sizeof cur_.sink);
-  }
-
-  using lane_scheduler<aead_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    load(x_, spill_);
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  // A job has one segment in the lanes: the full words of its message.
-  bool next_segment(size_t) { return false; }
-  void spill() { store(x_, spill_); }
-  void reload() { load(x_, spill_); }
-  void after_refills() {}
-  void end() {
-    if (fin_n_ != 0) finish_group();
-  }
-
-  static void load(V (&x)[words], const states& a) {
-    for (size_t w = 0; w < words; ++w) x[w] = V::load(a[w]);
-  }
-  static void store(const V (&x)[words], states& a) {
-    for (size_t w = 0; w < words; ++w) x[w].store(a[w]);
-  }
-  static void split(const V (&x)[words], V (&s)[4], V (&nk)[key_words]) {
+  static LWC_SIMD_INLINE void split(const V (&x)[words], V (&s)[4], V (&nk)[key_words]) {
     for (size_t w = 0; w < 4; ++w) s[w] = x[w];
     for (size_t w = 0; w < key_words; ++w) nk[w] = x[4 + w];
+  }
+  static void load(V (&x)[words], const states& a) {
+    for (size_t w = 0; w < words; ++w) x[w] = V::load(a[w]);
   }
 
   // One message word on every lane: the frame bits and the long permutation, then the
@@ -166,19 +134,15 @@ class aead_engine : public lane_scheduler<aead_engine<V, KeyBits, Decrypt>> {
 
   // k message words on every lane: four at a time (one 16-byte load and store per lane), then
   // the rest one by one.
-  void steps(u64 k) {
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src,
+                             u8* const* dst, u64 k, const Cursors& cur) {
     V s[4], nk[key_words];
-    split(x_, s, nk);
-    const u8* src[N];
-    u8* dst[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-    }
+    split(x, s, nk);
     const size_t end = k * word_bytes;
     size_t off = 0;
     for (; off + 4 * word_bytes <= end; off += 4 * word_bytes) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       V in[4], out[4];
       V::load_blocks(src, off, in);
       for (size_t w = 0; w < 4; ++w) crypt_word(s, nk, in[w], out[w]);
@@ -190,88 +154,46 @@ class aead_engine : public lane_scheduler<aead_engine<V, KeyBits, Decrypt>> {
       crypt_word(s, nk, in[0], out[0]);
       V::store_blocks(dst, off, out);
     }
-    for (size_t w = 0; w < 4; ++w) x_[w] = s[w];
+    for (size_t w = 0; w < 4; ++w) x[w] = s[w];
   }
 
-  // Gives lane j the next started job, starting a group when the pool is empty; a job with no
-  // full message word goes straight to the finishing queue. Leaves the lane idle when the
-  // batch has no job left.
-  void start_lane(size_t j) {
-    for (;;) {
-      if (pool_i_ == pool_n_ && !start_group()) {
-        cur_.idle(j);
-        active_ -= busy_[j];
-        busy_[j] = false;
-        return;
-      }
-      const size_t p = pool_i_++;
-      for (size_t w = 0; w < words; ++w) spill_[w][j] = pool_[w][p];
-      const aead_desc& d = job_[j] = pool_job_[p];
-      if (d.len >= word_bytes) {
-        cur_.set(j, d.in, d.out, d.len / word_bytes);
-        active_ += !busy_[j];
-        busy_[j] = true;
-        return;
-      }
-      finish_lane(j);
-    }
-  }
-
-  // Lane j's job has no full message word left (its state in spill_): queue it.
-  void finish_lane(size_t j) {
-    const size_t q = fin_n_;
-    for (size_t w = 0; w < words; ++w) fin_[w][q] = spill_[w][j];
-    fin_job_[q] = job_[j];
-    if (++fin_n_ == N) finish_group();
-  }
-
-  // Claims up to N jobs and runs their start on the whole vectors: the key setup (the long
-  // permutation from the zero state), the nonce a word per short permutation, then every word
-  // of the associated data likewise.
-  bool start_group() {
-    size_t first = 0;
-    const size_t m = t_.claim(t_.claim_ctx, N, &first);
-    if (m == 0) return false;
-    t_.fetch(t_.ctx, first, m, pool_job_);
+  // The group's start on the whole vectors: the key setup (the long permutation from the zero
+  // state), the nonce a word per short permutation, then every word of the associated data
+  // likewise.
+  void start(states& pool, const aead_desc* jobs, size_t m) {
     alignas(64) u32 nonce[3][N] = {};
     size_t blocks[N] = {};
     size_t most = 0;
-    for (size_t i = 0; i < N; ++i) {
-      for (size_t w = 0; w < 4; ++w) pool_[w][i] = 0;
-      for (size_t w = 0; w < key_words; ++w) pool_[4 + w][i] = 0;
-      if (i >= m) continue;
-      const aead_desc& d = pool_job_[i];
-      for (size_t w = 0; w < key_words; ++w) pool_[4 + w][i] = ~load_le32(d.key + 4 * w);
+    for (size_t i = 0; i < m; ++i) {
+      const aead_desc& d = jobs[i];
+      for (size_t w = 0; w < key_words; ++w) pool[4 + w][i] = ~load_le32(d.key + 4 * w);
       for (size_t w = 0; w < 3; ++w) nonce[w][i] = load_le32(d.nonce + 4 * w);
       blocks[i] = (d.ad_len + word_bytes - 1) / word_bytes;
       most = blocks[i] > most ? blocks[i] : most;
     }
     V x[words], s[4], nk[key_words];
-    load(x, pool_);
+    load(x, pool);
     split(x, s, nk);
     permute<long_n>(s, nk);
     for (size_t w = 0; w < 3; ++w) {
       framed_permute<short_updates>(s, nk, frame_nonce);
       s[3] = s[3] ^ V::load(nonce[w]);
     }
-    for (size_t b = 0; b < most; ++b) absorb_word(s, nk, b, blocks, m);
-    for (size_t w = 0; w < 4; ++w) s[w].store(pool_[w]);
+    for (size_t b = 0; b < most; ++b) absorb_word(s, nk, jobs, b, blocks, m);
+    for (size_t w = 0; w < 4; ++w) s[w].store(pool[w]);
     wipe(nonce, sizeof nonce);
-    pool_n_ = m;
-    pool_i_ = 0;
-    return true;
   }
 
-  // Word b of every pooled job's associated data: the frame bits, the short permutation and
+  // Word b of every started job's associated data: the frame bits, the short permutation and
   // the word into state word 3; a partial last word is zero-padded and adds its byte count to
   // word 1. Jobs with fewer words keep their state.
-  void absorb_word(V (&s)[4], const V (&nk)[key_words], size_t b, const size_t (&blocks)[N],
-                   size_t m) {
+  static void absorb_word(V (&s)[4], const V (&nk)[key_words], const aead_desc* jobs, size_t b,
+                          const size_t (&blocks)[N], size_t m) {
     alignas(64) u32 takes[N], data[N], count[N];
     for (size_t i = 0; i < N; ++i) {
       takes[i] = data[i] = count[i] = 0;
       if (i >= m || b >= blocks[i]) continue;
-      const aead_desc& d = pool_job_[i];
+      const aead_desc& d = jobs[i];
       const size_t at = b * word_bytes, left = d.ad_len - at;
       takes[i] = ~u32{0};
       if (left >= word_bytes) {
@@ -292,93 +214,57 @@ class aead_engine : public lane_scheduler<aead_engine<V, KeyBits, Decrypt>> {
 
   // The queued jobs' partial last words and tags: the long permutation for the jobs whose
   // message ends in a partial word and that word's bytes, then for all the frame bits and the
-  // long permutation (tag word 0), the frame bits and the short permutation (tag word 1). The
-  // tag is written, or compared in constant time (all tag_len bytes, whatever their values).
-  void finish_group() {
-    const size_t n = fin_n_;
+  // long permutation (tag word 0), the frame bits and the short permutation (tag word 1).
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
     alignas(64) u32 open[N] = {};
     bool any_open = false;
     for (size_t i = 0; i < n; ++i) {
-      if (fin_job_[i].len % word_bytes != 0) {
+      if (jobs[i].len % word_bytes != 0) {
         open[i] = ~u32{0};
         any_open = true;
       }
     }
     V x[words], s[4], nk[key_words];
-    load(x, fin_);
+    load(x, fin);
     split(x, s, nk);
     if (any_open) {
       V y[4] = {s[0], s[1], s[2], s[3]};
       framed_permute<long_n>(y, nk, frame_message);
       const V m = V::load(open);
       for (size_t w = 0; w < 4; ++w) s[w] = V::select(m, y[w], s[w]);
-      for (size_t w = 0; w < 4; ++w) s[w].store(fin_[w]);
+      for (size_t w = 0; w < 4; ++w) s[w].store(fin[w]);
       for (size_t i = 0; i < n; ++i)
-        if (open[i] != 0) crypt_last_word(i);
-      for (size_t w = 0; w < 4; ++w) s[w] = V::load(fin_[w]);
+        if (open[i] != 0) crypt_last_word(fin, i, jobs[i]);
+      for (size_t w = 0; w < 4; ++w) s[w] = V::load(fin[w]);
     }
     alignas(64) u32 tag_word[2][N];
     framed_permute<long_n>(s, nk, frame_final);
     s[2].store(tag_word[0]);
     framed_permute<short_updates>(s, nk, frame_final);
     s[2].store(tag_word[1]);
-    const size_t len = t_.tag_len;
     for (size_t i = 0; i < n; ++i) {
-      const aead_desc& d = fin_job_[i];
-      alignas(8) u8 tag[tag_bytes];
-      store_le32(tag, tag_word[0][i]);
-      store_le32(tag + 4, tag_word[1][i]);
-      if constexpr (Decrypt) {
-        u32 diff = 0;
-        for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
-        const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
-        t_.ok[d.index] = ok;
-        // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is
-        // public, but it comes from the key, and a branch on it is what the constant-time
-        // check flags.
-        keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
-      } else {
-        std::memcpy(d.tag, tag, len);
-      }
-      wipe(tag, sizeof tag);
+      store_le32(tags[i], tag_word[0][i]);
+      store_le32(tags[i] + 4, tag_word[1][i]);
     }
     wipe(tag_word, sizeof tag_word);
-    fin_n_ = 0;
   }
 
   // The message's last len % 4 bytes after their permutation: out = in ^ keystream, the
   // plaintext bytes into word 3, the byte count into word 1.
-  void crypt_last_word(size_t i) {
-    const aead_desc& d = fin_job_[i];
+  static void crypt_last_word(states& fin, size_t i, const aead_desc& d) {
     const size_t r = d.len % word_bytes;
     const u8* in = d.in + (d.len - r);
     u8* out = d.out + (d.len - r);
-    const u32 key_stream = fin_[2][i];
+    const u32 key_stream = fin[2][i];
     for (size_t b = 0; b < r; ++b) {
       const unsigned shift = static_cast<unsigned>(8 * b);
       const u8 x = in[b];
       const u8 y = static_cast<u8>(x ^ (key_stream >> shift));
       out[b] = y;
-      fin_[3][i] ^= u32{Decrypt ? y : x} << shift;
+      fin[3][i] ^= u32{Decrypt ? y : x} << shift;
     }
-    fin_[1][i] ^= static_cast<u32>(r);
+    fin[1][i] ^= static_cast<u32>(r);
   }
-
-  const aead_task& t_;
-  V x_[words];
-  alignas(64) states spill_;
-  lane_cursors<N, word_bytes> cur_;
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
-
-  alignas(64) states pool_ = {};
-  aead_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
-
-  alignas(64) states fin_ = {};
-  aead_desc fin_job_[N];
-  size_t fin_n_ = 0;
 };
 
 // The lane kernel of one member of the family.
@@ -386,13 +272,7 @@ template <unsigned KeyBits>
 struct aead_lanes {
   template <lane_vector32 V>
   static void aead(const aead_task& t) {
-    if (t.decrypt) {
-      aead_engine<V, KeyBits, true> e(t);
-      e.run();
-    } else {
-      aead_engine<V, KeyBits, false> e(t);
-      e.run();
-    }
+    run_aead_lanes<aead_family<V, KeyBits, false>, aead_family<V, KeyBits, true>>(t);
   }
 };
 

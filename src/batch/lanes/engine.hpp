@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// The group lane engine: the one place that owns a job's life in the lanes, for every family.
+// It claims jobs in groups of V::lanes and starts them together on the whole vectors (the
+// family's start step), keeps the started states in a pool that refills the lanes, runs the
+// lanes under the scheduler (scheduler.hpp: a run of steps, then the lanes whose job has no
+// full step left are spilled, queued and refilled), finishes the queued jobs V::lanes at a time
+// (the family's finish step), and then writes each tag or checks it in constant time, zeroing a
+// rejected plaintext by a mask. It wipes every state, staging area and tag it held. Included
+// inside the backend's namespace (lane_kernels.hpp).
+//
+// A family writes a struct F with (V its lane vector, u32 or u64 lanes):
+//   using vector = V; using word = u32 or u64;  the lane type and one lane's word
+//   using task = aead_task or sponge_task;      what it runs: AEAD jobs, or hashes and MACs
+//   static constexpr size_t words;              vectors a lane's state takes (key words too)
+//   using states = word[rows][V::lanes];        lanes' states in memory, row w holding word w
+//                                               of every lane; rows >= words (the rows past
+//                                               words stay in memory: round keys, say)
+//   static constexpr size_t rate, out_rate;     bytes a step reads, and writes (out_rate: 0
+//                                               when steps write nothing)
+//   static constexpr size_t tag_bytes;          AEAD only: the full tag
+//   static constexpr bool decrypt;              AEAD only
+//   void start(states& s, const desc* jobs, size_t m)
+//       the group's start on the whole vectors (s[w][i]: word w of job i, zero for i >= m)
+//   void steps(V (&x)[words], const states& lanes, const u8* const* src, u8* const* dst,
+//              u64 k, const cursors& c)
+//       k steps on every lane, each reading rate bytes at src[j] + rate * step and writing
+//       out_rate bytes at dst[j] + out_rate * step; c.prefetch(off) once per step, where used;
+//       lanes holds the rows past words of the jobs in the lanes
+//   void finish(states& s, const desc* jobs, size_t n, u8 (&tags)[N][tag_bytes])
+//       the queued jobs' last partial block and their tags (AEAD), or their outputs (sponge)
+// and may add:
+//   static u64 lane_steps(const desc& d)
+//       the steps job d takes in the lanes, where not all of its input's full blocks
+//   bool enter(size_t j, const desc& d, cursors& c, bool first)
+//       points lane j at its first (first) or next segment, false when none is left; without
+//       it a job has one segment, lane_steps(d) steps over its input (and output)
+//   void queued(states& s, size_t q, size_t j, const desc& d)
+//       work on a job entering the finish queue at q, from lane j
+//   void after_refills(V (&x)[words], const states& lanes)   after each round of refills
+//   void idle(size_t j)                                  lane j has no job left
+//   void wipe_scratch()                                  wipes the family's own buffers
+// Lengths decide every branch and index here; keys, data, states and tag verdicts never do.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "../backend.hpp"
+#include "common.hpp"
+#include "scheduler.hpp"
+
+#ifndef LWC_SIMD_NS
+#error "include lanes/engine.hpp through lane_kernels.hpp"
+#endif
+
+namespace lwc::simd::LWC_SIMD_NS::eng {
+
+// The one tag check of every AEAD kernel. Encryption writes the first len bytes of tag;
+// decryption compares them with the job's tag in constant time (all len bytes, whatever their
+// values), records the verdict, and ANDs the plaintext with the verdict's mask, so that a
+// rejected plaintext is zeroed without a branch on the verdict: the verdict is public, but it
+// comes from the key, and a branch on it is what the constant-time check flags.
+template <bool Decrypt>
+LWC_SIMD_INLINE void settle_tag(const aead_task& t, const aead_desc& d, const u8* tag) {
+  const size_t len = t.tag_len;
+  if constexpr (Decrypt) {
+    u32 diff = 0;
+    for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
+    const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
+    t.ok[d.index] = ok;
+    keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
+  } else {
+    std::memcpy(d.tag, tag, len);
+  }
+}
+
+template <class Task>
+struct desc_of;
+template <>
+struct desc_of<aead_task> {
+  using type = aead_desc;
+};
+template <>
+struct desc_of<sponge_task> {
+  using type = sponge_desc;
+};
+
+template <class F>
+class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
+  friend class lane_scheduler<group_lane_engine>;
+  using V = typename F::vector;
+  using word = typename F::word;
+  using task = typename F::task;
+  using desc = typename desc_of<task>::type;
+  static constexpr bool aead = std::is_same_v<task, aead_task>;
+  static constexpr size_t N = V::lanes;
+  static constexpr size_t words = F::words;
+  using states = typename F::states;
+  static constexpr size_t rows = std::extent_v<states>;
+  static_assert(rows >= words && std::extent_v<states, 1> == N);
+  static constexpr size_t rate = F::rate;
+  static constexpr size_t out_rate = F::out_rate;
+
+ public:
+  using cursors = lane_cursors<N, rate, (out_rate != 0 ? out_rate : rate)>;
+
+  explicit group_lane_engine(const task& t) : t_(t) {}
+  group_lane_engine(const group_lane_engine&) = delete;
+  group_lane_engine& operator=(const group_lane_engine&) = delete;
+  ~group_lane_engine() {
+    wipe(x_, sizeof x_);
+    wipe(spill_, sizeof spill_);
+    wipe(pool_, sizeof pool_);
+    wipe(fin_, sizeof fin_);
+    wipe(cur_.sink, sizeof cur_.sink);
+    if constexpr (requires { fam_.wipe_scratch(); }) fam_.wipe_scratch();
+  }
+
+  using lane_scheduler<group_lane_engine>::run;
+
+ private:
+  // ---- the scheduler's hooks (scheduler.hpp) ----
+  void begin() {
+    std::memset(spill_, 0, sizeof spill_);
+    for (size_t j = 0; j < N; ++j) start_lane(j);
+    reload();
+    after_refills();
+  }
+  size_t active() const { return active_; }
+  u64 run_length() const { return cur_.run_length(); }
+  void advance(u64 k) { cur_.advance(k); }
+  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
+  bool next_segment(size_t j) { return enter(j, false); }
+  void spill() {
+    for (size_t w = 0; w < words; ++w) x_[w].store(spill_[w]);
+  }
+  void reload() {
+    for (size_t w = 0; w < words; ++w) x_[w] = V::load(spill_[w]);
+  }
+  void after_refills() {
+    if constexpr (requires { fam_.after_refills(x_, spill_); }) fam_.after_refills(x_, spill_);
+  }
+  void end() {
+    if (fin_n_ != 0) finish_group();
+  }
+
+  // The state in local vectors for the run: stores through the lanes' byte pointers may alias
+  // any member, so the compiler would otherwise reload the state after each of them.
+  void steps(u64 k) {
+    V x[words];
+    for (size_t w = 0; w < words; ++w) x[w] = x_[w];
+    const u8* src[N];
+    u8* dst[N];
+    for (size_t j = 0; j < N; ++j) {
+      src[j] = cur_.src_ptr(j);
+      dst[j] = cur_.dst_ptr(j);
+    }
+    fam_.steps(x, spill_, src, dst, k, cur_);
+    for (size_t w = 0; w < words; ++w) x_[w] = x[w];
+  }
+
+  // Points lane j at its job's first or next segment; false when the job has no full step
+  // left.
+  bool enter(size_t j, bool first) {
+    if constexpr (requires { fam_.enter(j, job_[j], cur_, first); }) {
+      return fam_.enter(j, job_[j], cur_, first);
+    } else {
+      const desc& d = job_[j];
+      const u64 n = lane_steps(d);
+      if (!first || n == 0) return false;
+      if constexpr (out_rate != 0) cur_.set(j, d.in, d.out, n);
+      else cur_.set(j, d.in, nullptr, n);
+      return true;
+    }
+  }
+
+  static u64 lane_steps(const desc& d) {
+    if constexpr (requires { F::lane_steps(d); }) return F::lane_steps(d);
+    else return d.len / rate;
+  }
+
+  // Gives lane j the next started job, starting a group when the pool is empty; a job with no
+  // full step goes straight to the finish queue. Leaves the lane idle when the batch has no
+  // job left.
+  void start_lane(size_t j) {
+    for (;;) {
+      if (pool_i_ == pool_n_ && !start_group()) {
+        cur_.idle(j);
+        if constexpr (requires { fam_.idle(j); }) fam_.idle(j);
+        active_ -= busy_[j];
+        busy_[j] = false;
+        return;
+      }
+      const size_t p = pool_i_++;
+      for (size_t w = 0; w < rows; ++w) spill_[w][j] = pool_[w][p];
+      job_[j] = pool_job_[p];
+      if (enter(j, true)) {
+        active_ += !busy_[j];
+        busy_[j] = true;
+        return;
+      }
+      finish_lane(j);
+    }
+  }
+
+  // Claims up to N jobs and starts them together.
+  bool start_group() {
+    size_t first = 0;
+    const size_t m = t_.claim(t_.claim_ctx, N, &first);
+    if (m == 0) return false;
+    t_.fetch(t_.ctx, first, m, pool_job_);
+    std::memset(pool_, 0, sizeof pool_);
+    fam_.start(pool_, pool_job_, m);
+    pool_n_ = m;
+    pool_i_ = 0;
+    return true;
+  }
+
+  // Lane j's job has no full step left (its state in spill_): queue it.
+  void finish_lane(size_t j) {
+    const size_t q = fin_n_;
+    for (size_t w = 0; w < rows; ++w) fin_[w][q] = spill_[w][j];
+    fin_job_[q] = job_[j];
+    if constexpr (requires { fam_.queued(fin_, q, j, job_[j]); }) fam_.queued(fin_, q, j, job_[j]);
+    if (++fin_n_ == N) finish_group();
+  }
+
+  // The queued jobs' ends, then (AEAD) their tags written or checked.
+  void finish_group() {
+    const size_t n = fin_n_;
+    if constexpr (aead) {
+      alignas(8) u8 tags[N][F::tag_bytes];
+      fam_.finish(fin_, fin_job_, n, tags);
+      for (size_t i = 0; i < n; ++i) settle_tag<F::decrypt>(t_, fin_job_[i], tags[i]);
+      wipe(tags, sizeof tags);
+    } else {
+      fam_.finish(fin_, fin_job_, n);
+    }
+    fin_n_ = 0;
+  }
+
+  const task& t_;
+  F fam_;
+  V x_[words];
+  alignas(64) states spill_;
+  cursors cur_;
+  bool busy_[N] = {};
+  size_t active_ = 0;  // lanes with a job
+  desc job_[N];
+
+  alignas(64) states pool_ = {};
+  desc pool_job_[N];
+  size_t pool_n_ = 0, pool_i_ = 0;
+
+  alignas(64) states fin_ = {};
+  desc fin_job_[N];
+  size_t fin_n_ = 0;
+};
+
+// Runs an AEAD task with the family's encrypting or decrypting form, picked once per task.
+template <class Encrypting, class Decrypting>
+void run_aead_lanes(const aead_task& t) {
+  static_assert(!Encrypting::decrypt && Decrypting::decrypt);
+  if (t.decrypt) {
+    group_lane_engine<Decrypting> e(t);
+    e.run();
+  } else {
+    group_lane_engine<Encrypting> e(t);
+    e.run();
+  }
+}
+
+template <class F>
+void run_sponge_lanes(const sponge_task& t) {
+  group_lane_engine<F> e(t);
+  e.run();
+}
+
+}  // namespace lwc::simd::LWC_SIMD_NS::eng
