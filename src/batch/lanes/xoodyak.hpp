@@ -9,7 +9,7 @@
 // A lane step is the block that a job repeats most: for the AEAD, one full 24-byte block of
 // Crypt (Up, then the block XORed in, the ciphertext left in the state); for the hash, one full
 // 16-byte block of Absorb (the block and its padding XORed in, then Up). Each lane follows its
-// own job and is refilled as soon as the job has no full block left (lanes/scheduler.hpp). What
+// own job and is refilled as soon as the job has no full block left (lanes/engine.hpp). What
 // does not fit that step runs in groups of V::lanes jobs, every group on the whole vectors:
 //  - AEAD start: the key block (Cyclist(K, N)) and Absorb of the associated data in 44-byte
 //    blocks. A job whose associated data has fewer blocks than another's in its group sits out
@@ -32,7 +32,7 @@
 
 #include "../backend.hpp"
 #include "common.hpp"
-#include "scheduler.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/xoodyak.hpp through lane_kernels.hpp"
@@ -138,62 +138,28 @@ LWC_SIMD_INLINE void permute_where(state_array<V>& s, const u32 (&mask)[V::lanes
 
 // ---- AEAD -----------------------------------------------------------------------------------
 
+// The family's part of the lane engine (engine.hpp).
 template <class V, bool Decrypt>
-class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
-  friend class lane_scheduler<aead_engine>;
+struct aead_family {
+  using vector = V;
+  using word = u32;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
+  static constexpr size_t words = 12;
+  static constexpr size_t rate = crypt_rate, out_rate = crypt_rate;
   static constexpr size_t tag_bytes = 16;
+  static constexpr bool decrypt = Decrypt;
+  using states = state_array<V>;
   // The associated data's partial last block, padded, for the group's absorb step.
   static constexpr size_t stage_bytes = 48;
 
- public:
-  explicit aead_engine(const aead_task& t) : t_(t) {}
-  aead_engine(const aead_engine&) = delete;
-  aead_engine& operator=(const aead_engine&) = delete;
-  ~aead_engine() {
-    wipe(x_, sizeof x_);
-    wipe(spill_, sizeof spill_);
-    wipe(pool_, sizeof pool_);
-    wipe(fin_, sizeof fin_);
-    wipe(stage_, sizeof stage_);
-    wipe(cur_.sink, sizeof cur_.sink);
-  }
-
-  using lane_scheduler<aead_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    load_state(x_, spill_);
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  // A job has one segment in the lanes: the full blocks of its message.
-  bool next_segment(size_t) { return false; }
-  void spill() { store_state(x_, spill_); }
-  void reload() { load_state(x_, spill_); }
-  void after_refills() {}
-  void end() {
-    if (fin_n_ != 0) finish_group();
-  }
-
   // k full blocks of Crypt on every lane: Up, then the block in and the other text out.
-  void steps(u64 k) {
-    V x[12];
-    for (int w = 0; w < 12; ++w) x[w] = x_[w];
-    const u8* src[N];
-    u8* dst[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-    }
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[12], const states&, const u8* const* src, u8* const* dst, u64 k,
+                             const Cursors& cur) {
     const V pad = V::set1(0x01);  // Down's padding byte, right after the 24-byte block
     for (size_t off = 0; off < k * crypt_rate; off += crypt_rate) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       permute(x);
       V in[6], out[6];
       V::load_blocks(src, off, in);
@@ -204,87 +170,42 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       x[6] = x[6] ^ pad;
       V::store_blocks(dst, off, out);
     }
-    for (int w = 0; w < 12; ++w) x_[w] = x[w];
   }
 
-  // Gives lane j the next started job, starting a group when the pool is empty; a job with no
-  // full message block goes straight to the finishing queue. Leaves the lane idle when the
-  // batch has no job left.
-  void start_lane(size_t j) {
-    for (;;) {
-      if (pool_i_ == pool_n_ && !start_group()) {
-        cur_.idle(j);
-        active_ -= busy_[j];
-        busy_[j] = false;
-        return;
-      }
-      const size_t p = pool_i_++;
-      for (int w = 0; w < 12; ++w) spill_[w][j] = pool_[w][p];
-      const aead_desc& d = job_[j] = pool_job_[p];
-      if (d.len >= crypt_rate) {
-        cur_.set(j, d.in, d.out, d.len / crypt_rate);
-        active_ += !busy_[j];
-        busy_[j] = true;
-        return;
-      }
-      finish_lane(j);
-    }
-  }
-
-  // Lane j's job has no full message block left (its state in spill_): queue it.
-  void finish_lane(size_t j) {
-    const size_t q = fin_n_;
-    for (int w = 0; w < 12; ++w) fin_[w][q] = spill_[w][j];
-    fin_job_[q] = job_[j];
-    if (++fin_n_ == N) finish_group();
-  }
-
-  // Claims up to N jobs and runs their start on the whole vectors: the key block K || N ||
-  // 0x10, its padding and domain byte, then every Absorb block of the associated data (at least
-  // one, empty when there is none), then the first Crypt block's domain byte.
-  bool start_group() {
-    size_t first = 0;
-    const size_t m = t_.claim(t_.claim_ctx, N, &first);
-    if (m == 0) return false;
-    t_.fetch(t_.ctx, first, m, pool_job_);
+  // The group's start on the whole vectors: the key block K || N || 0x10, its padding and
+  // domain byte, then every Absorb block of the associated data (at least one, empty when there
+  // is none), then the first Crypt block's domain byte.
+  void start(states& pool, const aead_desc* jobs, size_t m) {
     size_t blocks[N] = {};
     size_t most = 0;
-    for (size_t i = 0; i < N; ++i) {
-      if (i >= m) {
-        for (int w = 0; w < 12; ++w) pool_[w][i] = 0;
-        continue;
-      }
-      const aead_desc& d = pool_job_[i];
+    for (size_t i = 0; i < m; ++i) {
+      const aead_desc& d = jobs[i];
       for (int w = 0; w < 4; ++w) {
-        pool_[w][i] = load_le32(d.key + 4 * w);
-        pool_[4 + w][i] = load_le32(d.nonce + 4 * w);
+        pool[w][i] = load_le32(d.key + 4 * w);
+        pool[4 + w][i] = load_le32(d.nonce + 4 * w);
       }
-      pool_[8][i] = 0x10 | 0x01 << 8;  // id length byte, then Down's padding
-      pool_[9][i] = 0;
-      pool_[10][i] = 0;
-      pool_[11][i] = domain_key;
+      pool[8][i] = 0x10 | 0x01 << 8;  // id length byte, then Down's padding
+      pool[11][i] = domain_key;
       blocks[i] = d.ad_len / absorb_rate + (d.ad_len % absorb_rate != 0 || d.ad_len == 0);
       most = blocks[i] > most ? blocks[i] : most;
     }
-    for (size_t b = 0; b < most; ++b) absorb_block(b, blocks, m);
-    for (size_t i = 0; i < m; ++i) pool_[11][i] ^= domain_crypt;
-    pool_n_ = m;
-    pool_i_ = 0;
-    return true;
+    for (size_t b = 0; b < most; ++b) absorb_block(pool, jobs, b, blocks, m);
+    for (size_t i = 0; i < m; ++i) pool[11][i] ^= domain_crypt;
   }
 
-  // Block b of every pooled job's associated data: Up, then Down of the block (a full one from
-  // the caller's buffer with its padding byte in byte 44, a partial or empty one copied and
-  // padded), the first with domain byte 0x03. Jobs with fewer blocks keep their state.
-  void absorb_block(size_t b, const size_t (&blocks)[N], size_t m) {
+  // Block b of every started job's associated data: Up, then Down of the block (a full one
+  // from the caller's buffer with its padding byte in byte 44, a partial or empty one copied
+  // and padded), the first with domain byte 0x03. Jobs with fewer blocks keep their state.
+  void absorb_block(states& pool, const aead_desc* jobs, size_t b, const size_t (&blocks)[N],
+                    size_t m) {
     const u8* src[N];
     alignas(64) u32 takes[N], last_word[N];
     for (size_t i = 0; i < N; ++i) {
-      src[i] = cur_.zero;
+      src[i] = zero_;
       takes[i] = 0;
       last_word[i] = 0;
       if (i >= m || b >= blocks[i]) continue;
-      const aead_desc& d = pool_job_[i];
+      const aead_desc& d = jobs[i];
       const size_t at = b * absorb_rate, left = d.ad_len - at;
       takes[i] = ~u32{0};
       if (left >= absorb_rate) {
@@ -299,257 +220,131 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       if (b == 0) last_word[i] ^= domain_absorb;
     }
     alignas(64) state_array<V> t;
-    std::memcpy(t, pool_, sizeof t);
+    std::memcpy(t, pool, sizeof t);
     permute_array<V>(t);
     V in[11];
     V::load_blocks(src, 0, in);
     for (int w = 0; w < 11; ++w) (V::load(t[w]) ^ in[w]).store(t[w]);
     (V::load(t[11]) ^ V::load(last_word)).store(t[11]);
-    select_lanes<V>(pool_, t, V::load(takes));
+    select_lanes<V>(pool, t, V::load(takes));
     wipe(t, sizeof t);
   }
 
   // The queued jobs' last blocks and tags: Up for the jobs whose message ends in a partial or
-  // empty block and that block's bytes, then Squeeze(16) (domain byte 0x40, Up) for all; the
-  // tag is written, or compared in constant time (all tag_len bytes, whatever their values).
-  void finish_group() {
-    const size_t n = fin_n_;
+  // empty block and that block's bytes, then Squeeze(16) (domain byte 0x40, Up) for all.
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
     alignas(64) u32 open[N] = {};
     bool any_open = false;
     for (size_t i = 0; i < n; ++i) {
-      const aead_desc& d = fin_job_[i];
+      const aead_desc& d = jobs[i];
       if (d.len % crypt_rate != 0 || d.len == 0) {
         open[i] = ~u32{0};
         any_open = true;
       }
     }
-    if (any_open) permute_where<V>(fin_, open);
+    if (any_open) permute_where<V>(fin, open);
     for (size_t i = 0; i < n; ++i) {
-      if (open[i] != 0) crypt_last_block(i);
-      fin_[11][i] ^= domain_squeeze;
+      if (open[i] != 0) crypt_last_block(fin, i, jobs[i]);
+      fin[11][i] ^= domain_squeeze;
     }
-    permute_array<V>(fin_);
-    const size_t len = t_.tag_len;
-    for (size_t i = 0; i < n; ++i) {
-      const aead_desc& d = fin_job_[i];
-      alignas(8) u8 tag[tag_bytes];
-      for (int w = 0; w < 4; ++w) store_le32(tag + 4 * w, fin_[w][i]);
-      if constexpr (Decrypt) {
-        u32 diff = 0;
-        for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
-        const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
-        t_.ok[d.index] = ok;
-        // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is
-        // public, but it comes from the key, and a branch on it is what the constant-time
-        // check flags.
-        const u8 keep = static_cast<u8>(0 - ok);
-        keep_or_zero(d.out, d.len, keep);
-      } else {
-        std::memcpy(d.tag, tag, len);
-      }
-      wipe(tag, sizeof tag);
-    }
-    fin_n_ = 0;
+    permute_array<V>(fin);
+    for (size_t i = 0; i < n; ++i)
+      for (int w = 0; w < 4; ++w) store_le32(tags[i] + 4 * w, fin[w][i]);
   }
 
   // The message's last len % 24 bytes (none for an empty message) after their Up: out = in ^
   // state, the ciphertext into the state, then the padding byte.
-  void crypt_last_block(size_t i) {
-    const aead_desc& d = fin_job_[i];
+  static void crypt_last_block(states& fin, size_t i, const aead_desc& d) {
     const size_t r = d.len % crypt_rate;
     const u8* in = d.in + (d.len - r);
     u8* out = d.out + (d.len - r);
     for (size_t b = 0; b < r; ++b) {
-      u32& w = fin_[b / 4][i];
+      u32& w = fin[b / 4][i];
       const unsigned shift = 8 * (b % 4);
       const u8 x = in[b];
       const u8 y = static_cast<u8>(x ^ (w >> shift));
       out[b] = y;
       w ^= u32{Decrypt ? y : x} << shift;
     }
-    fin_[r / 4][i] ^= u32{0x01} << (8 * (r % 4));
+    fin[r / 4][i] ^= u32{0x01} << (8 * (r % 4));
   }
 
-  const aead_task& t_;
-  V x_[12];
-  alignas(64) state_array<V> spill_;
-  lane_cursors<N, crypt_rate> cur_;
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
+  void wipe_scratch() { wipe(stage_, sizeof stage_); }
 
-  alignas(64) state_array<V> pool_ = {};
-  aead_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
   alignas(64) u8 stage_[N][stage_bytes];
-
-  alignas(64) state_array<V> fin_ = {};
-  aead_desc fin_job_[N];
-  size_t fin_n_ = 0;
+  alignas(64) u8 zero_[stage_bytes] = {};
 };
 
 // ---- Xoodyak-Hash ---------------------------------------------------------------------------
 
 template <class V>
-class hash_engine : public lane_scheduler<hash_engine<V>> {
-  friend class lane_scheduler<hash_engine>;
+struct hash_family {
+  using vector = V;
+  using word = u32;
+  using task = sponge_task;
   static constexpr size_t N = V::lanes;
-
- public:
-  explicit hash_engine(const sponge_task& t) : t_(t) {}
-  hash_engine(const hash_engine&) = delete;
-  hash_engine& operator=(const hash_engine&) = delete;
-  // The input is the caller's, not a key, but the states hold it: wiped like the AEAD's.
-  ~hash_engine() {
-    wipe(x_, sizeof x_);
-    wipe(spill_, sizeof spill_);
-    wipe(fin_, sizeof fin_);
-  }
-
-  using lane_scheduler<hash_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    load_state(x_, spill_);
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  // A job has one segment in the lanes: the full blocks of its input.
-  bool next_segment(size_t) { return false; }
-  void spill() { store_state(x_, spill_); }
-  void reload() { load_state(x_, spill_); }
-  void after_refills() {}
-  void end() {
-    if (fin_n_ != 0) finish_group();
-  }
+  static constexpr size_t words = 12;
+  static constexpr size_t rate = hash_rate, out_rate = 0;
+  using states = state_array<V>;
 
   // k full blocks on every lane: the block and its padding byte (byte 16) in, then Up.
-  void steps(u64 k) {
-    V x[12];
-    for (int w = 0; w < 12; ++w) x[w] = x_[w];
-    const u8* src[N];
-    for (size_t j = 0; j < N; ++j) src[j] = cur_.src_ptr(j);
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[12], const states&, const u8* const* src, u8* const*, u64 k,
+                             const Cursors& cur) {
     const V pad = V::set1(0x01);
     for (size_t off = 0; off < k * hash_rate; off += hash_rate) {
-      cur_.prefetch_input(off);
+      cur.prefetch_input(off);
       V in[4];
       V::load_blocks(src, off, in);
       for (int w = 0; w < 4; ++w) x[w] = x[w] ^ in[w];
       x[4] = x[4] ^ pad;
       permute(x);
     }
-    for (int w = 0; w < 12; ++w) x_[w] = x[w];
   }
 
-  // Gives lane j the next job; a job with no full block goes straight to the finishing queue.
-  void start_lane(size_t j) {
-    for (;;) {
-      if (pend_i_ == pend_n_) {
-        size_t first = 0;
-        pend_n_ = t_.claim(t_.claim_ctx, N, &first);
-        pend_i_ = 0;
-        if (pend_n_ == 0) {
-          cur_.idle(j);
-          active_ -= busy_[j];
-          busy_[j] = false;
-          return;
-        }
-        t_.fetch(t_.ctx, first, pend_n_, pend_);
-      }
-      const sponge_desc& d = job_[j] = pend_[pend_i_++];
-      // The empty state with the first block's domain byte, which no block before the first
-      // Up can touch.
-      for (int w = 0; w < 11; ++w) spill_[w][j] = 0;
-      spill_[11][j] = domain_hash_first;
-      if (d.len >= hash_rate) {
-        cur_.set(j, d.in, nullptr, d.len / hash_rate);
-        active_ += !busy_[j];
-        busy_[j] = true;
-        return;
-      }
-      finish_lane(j);
-    }
+  // The empty state with the first block's domain byte, which no block before the first Up
+  // can touch.
+  void start(states& pool, const sponge_desc*, size_t m) {
+    for (size_t i = 0; i < m; ++i) pool[11][i] = domain_hash_first;
   }
 
-  // Lane j's job has only its partial or empty last block left, or nothing when its length is
-  // a nonzero multiple of 16: that block's bytes and padding go in here, and the job is queued.
-  void finish_lane(size_t j) {
-    const sponge_desc& d = job_[j];
-    const size_t q = fin_n_;
-    for (int w = 0; w < 12; ++w) fin_[w][q] = spill_[w][j];
-    fin_job_[q] = d;
+  // A queued job has only its partial or empty last block left, or nothing when its length is
+  // a nonzero multiple of 16: that block's bytes and padding go in here.
+  void queued(states& fin, size_t q, size_t, const sponge_desc& d) {
     const size_t r = d.len % hash_rate;
     open_[q] = 0;
     if (r != 0 || d.len == 0) {
       const u8* in = d.in + (d.len - r);
-      for (size_t b = 0; b < r; ++b) fin_[b / 4][q] ^= u32{in[b]} << (8 * (b % 4));
-      fin_[r / 4][q] ^= u32{0x01} << (8 * (r % 4));
+      for (size_t b = 0; b < r; ++b) fin[b / 4][q] ^= u32{in[b]} << (8 * (b % 4));
+      fin[r / 4][q] ^= u32{0x01} << (8 * (r % 4));
       open_[q] = ~u32{0};
     }
-    if (++fin_n_ == N) finish_group();
   }
 
-  // Up for the queued jobs whose last block went in at finish_lane, then the digests: 16 bytes
+  // Up for the queued jobs whose last block went in at queued(), then the digests: 16 bytes
   // per Up, with an empty block (padding byte 0) in between.
-  void finish_group() {
-    const size_t n = fin_n_;
+  void finish(states& fin, const sponge_desc* jobs, size_t n) {
     for (size_t i = n; i < N; ++i) open_[i] = 0;
     bool any_open = false;
     for (size_t i = 0; i < n; ++i) any_open |= open_[i] != 0;
-    if (any_open) permute_where<V>(fin_, open_);
+    if (any_open) permute_where<V>(fin, open_);
     for (size_t done = 0;;) {
       bool more = false;
       for (size_t i = 0; i < n; ++i) {
-        const sponge_desc& d = fin_job_[i];
+        const sponge_desc& d = jobs[i];
         for (size_t b = done; b < d.out_len && b < done + hash_rate; ++b)
-          d.out[b] = static_cast<u8>(fin_[(b - done) / 4][i] >> (8 * (b % 4)));
+          d.out[b] = static_cast<u8>(fin[(b - done) / 4][i] >> (8 * (b % 4)));
         more |= d.out_len > done + hash_rate;
       }
       if (!more) break;
       done += hash_rate;
-      for (size_t i = 0; i < N; ++i) fin_[0][i] ^= 0x01;
-      permute_array<V>(fin_);
+      for (size_t i = 0; i < N; ++i) fin[0][i] ^= 0x01;
+      permute_array<V>(fin);
     }
-    fin_n_ = 0;
   }
 
-  const sponge_task& t_;
-  V x_[12];
-  alignas(64) state_array<V> spill_;
-  lane_cursors<N, hash_rate> cur_;
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  sponge_desc job_[N];
-  sponge_desc pend_[N];
-  size_t pend_n_ = 0, pend_i_ = 0;
-
-  alignas(64) state_array<V> fin_ = {};
   alignas(64) u32 open_[N] = {};  // all-ones where the queued job's last block waits for its Up
-  sponge_desc fin_job_[N];
-  size_t fin_n_ = 0;
 };
-
-template <class V>
-void run_aead(const aead_task& t) {
-  if (t.decrypt) {
-    aead_engine<V, true> e(t);
-    e.run();
-  } else {
-    aead_engine<V, false> e(t);
-    e.run();
-  }
-}
-
-template <class V>
-void run_hash(const sponge_task& t) {
-  hash_engine<V> e(t);
-  e.run();
-}
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng::xoodyak_lanes
 
@@ -558,12 +353,14 @@ namespace lwc::simd::LWC_SIMD_NS::eng {
 template <>
 struct lane_kernel<lwc::xoodyak::aead> {
   template <lane_vector32 V>
-  static void aead(const aead_task& t) { xoodyak_lanes::run_aead<V>(t); }
+  static void aead(const aead_task& t) {
+    run_aead_lanes<xoodyak_lanes::aead_family<V, false>, xoodyak_lanes::aead_family<V, true>>(t);
+  }
 };
 template <>
 struct lane_kernel<lwc::xoodyak::hash> {
   template <lane_vector32 V>
-  static void sponge(const sponge_task& t) { xoodyak_lanes::run_hash<V>(t); }
+  static void sponge(const sponge_task& t) { run_sponge_lanes<xoodyak_lanes::hash_family<V>>(t); }
 };
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng
