@@ -35,7 +35,7 @@
 
 #include "../backend.hpp"
 #include "common.hpp"
-#include "scheduler.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/sparkle.hpp through lane_kernels.hpp"
@@ -173,14 +173,20 @@ LWC_SIMD_INLINE void rho_whiten(W* w, const W* d) {
   for (size_t k = 0; k < rate_words; ++k) w[k] = n[k];
 }
 
-// P is the core's schwaemm_params (rate and capacity in branches, slim and big step counts).
+// The family's part of the lane engine (engine.hpp). P is the core's schwaemm_params (rate and
+// capacity in branches, slim and big step counts).
 template <class V, class P, bool Decrypt>
-class schwaemm_engine : public lane_scheduler<schwaemm_engine<V, P, Decrypt>> {
-  friend class lane_scheduler<schwaemm_engine>;
+struct schwaemm_family {
+  using vector = V;
+  using word = u32;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
   static constexpr size_t nb = P::branches, rb = P::rate_branches, cb = P::cap_branches;
   static constexpr size_t words = 2 * nb, rate_words = 2 * rb, cap_words = 2 * cb;
   static constexpr size_t rate_bytes = 4 * rate_words, cap_bytes = 4 * cap_words;
+  static constexpr size_t rate = rate_bytes, out_rate = rate_bytes;
+  static constexpr size_t tag_bytes = cap_bytes;
+  static constexpr bool decrypt = Decrypt;
   static constexpr size_t slim = P::slim, big = P::big;
   using states = state_array<nb, V>;
 
@@ -188,54 +194,18 @@ class schwaemm_engine : public lane_scheduler<schwaemm_engine<V, P, Decrypt>> {
   // data (0: padded, 1: full) and of the message (2, 3).
   static constexpr u32 domain(u32 c) { return (c ^ (u32{1} << cb)) << 24; }
 
- public:
-  explicit schwaemm_engine(const aead_task& t) : t_(t) {}
-  schwaemm_engine(const schwaemm_engine&) = delete;
-  schwaemm_engine& operator=(const schwaemm_engine&) = delete;
-  ~schwaemm_engine() {
-    wipe(x_, sizeof x_);
-    wipe(spill_, sizeof spill_);
-    wipe(pool_, sizeof pool_);
-    wipe(fin_, sizeof fin_);
-    wipe(stage_, sizeof stage_);
-    wipe(cur_.sink, sizeof cur_.sink);
-  }
-
-  using lane_scheduler<schwaemm_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    load_state<nb>(x_, spill_);
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  // A job has one segment in the lanes: its message blocks but the last.
-  bool next_segment(size_t) { return false; }
-  void spill() { store_state<nb>(x_, spill_); }
-  void reload() { load_state<nb>(x_, spill_); }
-  void after_refills() {}
-  void end() {
-    if (fin_n_ != 0) finish_group();
+  // A job's message blocks but the last go through the lanes.
+  static u64 lane_steps(const aead_desc& d) {
+    return d.len > rate_bytes ? (d.len - 1) / rate_bytes : 0;
   }
 
   // k message blocks on every lane: the other text is the block XOR the rate, the plaintext
   // goes through rho and the whitening, then the slim permutation.
-  void steps(u64 k) {
-    V x[words];
-    for (size_t w = 0; w < words; ++w) x[w] = x_[w];
-    const u8* src[N];
-    u8* dst[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-    }
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src,
+                             u8* const* dst, u64 k, const Cursors& cur) {
     for (size_t off = 0; off < k * rate_bytes; off += rate_bytes) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       V in[rate_words], out[rate_words];
       V::load_blocks(src, off, in);
       for (size_t w = 0; w < rate_words; ++w) out[w] = in[w] ^ x[w];
@@ -243,71 +213,37 @@ class schwaemm_engine : public lane_scheduler<schwaemm_engine<V, P, Decrypt>> {
       rho_whiten<rb, cb>(x, Decrypt ? out : in);
       permute<nb, 0, slim>(x);
     }
-    for (size_t w = 0; w < words; ++w) x_[w] = x[w];
   }
 
-  // Gives lane j the next started job, starting a group when the pool is empty; a job with
-  // one message block or none goes straight to its finish. Leaves the lane idle when the
-  // batch has no job left.
-  void start_lane(size_t j) {
-    for (;;) {
-      if (pool_i_ == pool_n_ && !start_group()) {
-        cur_.idle(j);
-        active_ -= busy_[j];
-        busy_[j] = false;
-        return;
-      }
-      const size_t p = pool_i_++;
-      for (size_t w = 0; w < words; ++w) spill_[w][j] = pool_[w][p];
-      const aead_desc& d = job_[j] = pool_job_[p];
-      if (d.len > rate_bytes) {
-        cur_.set(j, d.in, d.out, (d.len - 1) / rate_bytes);
-        active_ += !busy_[j];
-        busy_[j] = true;
-        return;
-      }
-      finish_lane(j);
-    }
-  }
-
-  // Claims up to N jobs and runs their start on the whole vectors.
-  bool start_group() {
-    size_t first = 0;
-    const size_t m = t_.claim(t_.claim_ctx, N, &first);
-    if (m == 0) return false;
-    t_.fetch(t_.ctx, first, m, pool_job_);
+  // The group's start on the whole vectors: nonce and key, the big permutation, then the
+  // associated data block by block.
+  void start(states& pool, const aead_desc* jobs, size_t m) {
     size_t blocks[N] = {};
     size_t most = 0;
-    for (size_t i = 0; i < N; ++i) {
-      if (i >= m) {
-        for (size_t w = 0; w < words; ++w) pool_[w][i] = 0;
-        continue;
-      }
-      const aead_desc& d = pool_job_[i];
-      for (size_t w = 0; w < rate_words; ++w) pool_[w][i] = load_le32(d.nonce + 4 * w);
-      for (size_t w = 0; w < cap_words; ++w) pool_[rate_words + w][i] = load_le32(d.key + 4 * w);
+    for (size_t i = 0; i < m; ++i) {
+      const aead_desc& d = jobs[i];
+      for (size_t w = 0; w < rate_words; ++w) pool[w][i] = load_le32(d.nonce + 4 * w);
+      for (size_t w = 0; w < cap_words; ++w) pool[rate_words + w][i] = load_le32(d.key + 4 * w);
       blocks[i] = (d.ad_len + rate_bytes - 1) / rate_bytes;
       most = blocks[i] > most ? blocks[i] : most;
     }
-    permute_array<nb, 0, big, V>(pool_);
-    for (size_t b = 0; b < most; ++b) absorb_block(b, blocks, m);
-    pool_n_ = m;
-    pool_i_ = 0;
-    return true;
+    permute_array<nb, 0, big, V>(pool);
+    for (size_t b = 0; b < most; ++b) absorb_block(pool, jobs, b, blocks, m);
   }
 
-  // Block b of every pooled job's associated data: rho and whitening, then the slim
+  // Block b of every started job's associated data: rho and whitening, then the slim
   // permutation, or for the last block its domain constant first and the big permutation
   // after. Jobs with fewer blocks keep their state.
-  void absorb_block(size_t b, const size_t (&blocks)[N], size_t m) {
+  void absorb_block(states& pool, const aead_desc* jobs, size_t b, const size_t (&blocks)[N],
+                    size_t m) {
     const u8* src[N];
     alignas(64) u32 takes[N], last[N], constant[N];
     bool any_last = false;
     for (size_t i = 0; i < N; ++i) {
-      src[i] = cur_.zero;
+      src[i] = zero_;
       takes[i] = last[i] = constant[i] = 0;
       if (i >= m || b >= blocks[i]) continue;
-      const aead_desc& d = pool_job_[i];
+      const aead_desc& d = jobs[i];
       const size_t at = b * rate_bytes, left = d.ad_len - at;
       takes[i] = ~u32{0};
       if (left >= rate_bytes) src[i] = d.ad + at;
@@ -327,7 +263,7 @@ class schwaemm_engine : public lane_scheduler<schwaemm_engine<V, P, Decrypt>> {
     alignas(64) states t;
     {
       V y[words];
-      load_state<nb>(y, pool_);
+      load_state<nb>(y, pool);
       y[words - 1] = y[words - 1] ^ V::load(constant);
       V in[rate_words];
       V::load_blocks(src, 0, in);
@@ -335,27 +271,21 @@ class schwaemm_engine : public lane_scheduler<schwaemm_engine<V, P, Decrypt>> {
       store_state<nb>(y, t);
     }
     permute_array<nb, 0, slim, V>(t);
-    select_lanes<nb, V>(pool_, t, V::load(takes));
+    select_lanes<nb, V>(pool, t, V::load(takes));
     if (any_last) {
-      std::memcpy(t, pool_, sizeof t);
+      std::memcpy(t, pool, sizeof t);
       permute_array<nb, slim, big, V>(t);
-      select_lanes<nb, V>(pool_, t, V::load(last));
+      select_lanes<nb, V>(pool, t, V::load(last));
     }
     wipe(t, sizeof t);
   }
 
-  // Lane j's job has its last message block left (its state in spill_), or no message at all:
-  // the last block goes in here, by scalar code, and the job waits for the big permutation.
-  // An empty message has no block and no permutation: its tag is ready.
-  void finish_lane(size_t j) {
-    const aead_desc& d = job_[j];
+  // A queued job has its last message block left, or no message at all: the last block goes
+  // in here, by scalar code, before the big permutation.
+  void queued(states& fin, size_t q, size_t, const aead_desc& d) {
+    if (d.len == 0) return;
     word32 s[words];
-    lane_state<nb, V>(s, spill_, j);
-    if (d.len == 0) {
-      emit_tag(d, s);
-      wipe(s, sizeof s);
-      return;
-    }
+    lane_state<nb, V>(s, fin, q);
     const size_t done = (d.len - 1) / rate_bytes * rate_bytes, r = d.len - done;
     s[words - 1].v ^= domain(r == rate_bytes ? 3 : 2);
     alignas(8) u8 buf[rate_bytes] = {};
@@ -374,65 +304,31 @@ class schwaemm_engine : public lane_scheduler<schwaemm_engine<V, P, Decrypt>> {
     }
     if (r < rate_bytes) in[r / 4].v ^= u32{0x80} << (8 * (r % 4));
     rho_whiten<rb, cb>(s, in);
-    const size_t q = fin_n_;
-    for (size_t w = 0; w < words; ++w) fin_[w][q] = s[w].v;
-    fin_job_[q] = d;
+    for (size_t w = 0; w < words; ++w) fin[w][q] = s[w].v;
     wipe(buf, sizeof buf);
     wipe(in, sizeof in);
     wipe(out, sizeof out);
     wipe(s, sizeof s);
-    if (++fin_n_ == N) finish_group();
   }
 
-  // The big permutation on the queued states, then their tags.
-  void finish_group() {
-    permute_array<nb, 0, big, V>(fin_);
-    for (size_t i = 0; i < fin_n_; ++i) {
-      word32 s[words];
-      lane_state<nb, V>(s, fin_, i);
-      emit_tag(fin_job_[i], s);
-      wipe(s, sizeof s);
-    }
-    fin_n_ = 0;
+  // The tags, the capacity XOR the key: an empty message has no block and no permutation, so
+  // its tag comes from the state as queued; the others' after the big permutation.
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
+    for (size_t i = 0; i < n; ++i)
+      if (jobs[i].len == 0) tag_of(fin, i, jobs[i], tags[i]);
+    permute_array<nb, 0, big, V>(fin);
+    for (size_t i = 0; i < n; ++i)
+      if (jobs[i].len != 0) tag_of(fin, i, jobs[i], tags[i]);
   }
-
-  // The tag is the capacity XOR the key: written, or compared in constant time (all tag_len
-  // bytes, whatever their values).
-  void emit_tag(const aead_desc& d, const word32 (&s)[words]) {
-    alignas(8) u8 tag[cap_bytes];
+  static void tag_of(const states& fin, size_t i, const aead_desc& d, u8 (&tag)[tag_bytes]) {
     for (size_t w = 0; w < cap_words; ++w)
-      store_le32(tag + 4 * w, s[rate_words + w].v ^ load_le32(d.key + 4 * w));
-    const size_t len = t_.tag_len;
-    if constexpr (Decrypt) {
-      u32 diff = 0;
-      for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
-      const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
-      t_.ok[d.index] = ok;
-      // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
-      // but it comes from the key, and a branch on it is what the constant-time check flags.
-      keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
-    } else {
-      std::memcpy(d.tag, tag, len);
-    }
-    wipe(tag, sizeof tag);
+      store_le32(tag + 4 * w, fin[rate_words + w][i] ^ load_le32(d.key + 4 * w));
   }
 
-  const aead_task& t_;
-  V x_[words];
-  alignas(64) states spill_;
-  lane_cursors<N, rate_bytes> cur_;
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
+  void wipe_scratch() { wipe(stage_, sizeof stage_); }
 
-  alignas(64) states pool_ = {};
-  aead_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
   alignas(64) u8 stage_[N][rate_bytes];
-
-  alignas(64) states fin_ = {};
-  aead_desc fin_job_[N];
-  size_t fin_n_ = 0;
+  alignas(64) u8 zero_[rate_bytes] = {};
 };
 
 // ---- Esch -----------------------------------------------------------------------------------
@@ -454,99 +350,45 @@ LWC_SIMD_INLINE void inject(W* w, const W* m) {
   }
 }
 
-// P is the core's esch_params (branches, slim and big step counts, digest size).
+// The family's part of the lane engine (engine.hpp). P is the core's esch_params (branches,
+// slim and big step counts, digest size). A job starts from the empty state (the engine's
+// zeros).
 template <class V, class P>
-class esch_engine : public lane_scheduler<esch_engine<V, P>> {
-  friend class lane_scheduler<esch_engine>;
+struct esch_family {
+  using vector = V;
+  using word = u32;
+  using task = sponge_task;
   static constexpr size_t N = V::lanes;
   static constexpr size_t nb = P::branches, words = 2 * nb;
+  static constexpr size_t rate = esch_rate, out_rate = 0;
   static constexpr size_t slim = P::slim, big = P::big;
   using states = state_array<nb, V>;
 
- public:
-  explicit esch_engine(const sponge_task& t) : t_(t) {}
-  esch_engine(const esch_engine&) = delete;
-  esch_engine& operator=(const esch_engine&) = delete;
-  // The input is the caller's, not a key, but the states hold it: wiped like an AEAD's.
-  ~esch_engine() {
-    wipe(x_, sizeof x_);
-    wipe(spill_, sizeof spill_);
-    wipe(fin_, sizeof fin_);
-  }
-
-  using lane_scheduler<esch_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    load_state<nb>(x_, spill_);
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  // A job has one segment in the lanes: its blocks but the last.
-  bool next_segment(size_t) { return false; }
-  void spill() { store_state<nb>(x_, spill_); }
-  void reload() { load_state<nb>(x_, spill_); }
-  void after_refills() {}
-  void end() {
-    if (fin_n_ != 0) finish_group();
+  // A job's blocks but the last go through the lanes.
+  static u64 lane_steps(const sponge_desc& d) {
+    return d.len > esch_rate ? (d.len - 1) / esch_rate : 0;
   }
 
   // k blocks on every lane: injected, then the slim permutation.
-  void steps(u64 k) {
-    V x[words];
-    for (size_t w = 0; w < words; ++w) x[w] = x_[w];
-    const u8* src[N];
-    for (size_t j = 0; j < N; ++j) src[j] = cur_.src_ptr(j);
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src, u8* const*, u64 k,
+                             const Cursors& cur) {
     for (size_t off = 0; off < k * esch_rate; off += esch_rate) {
-      cur_.prefetch_input(off);
+      cur.prefetch_input(off);
       V in[4];
       V::load_blocks(src, off, in);
       inject<nb>(x, in);
       permute<nb, 0, slim>(x);
     }
-    for (size_t w = 0; w < words; ++w) x_[w] = x[w];
   }
 
-  // Gives lane j the next job, from the empty state; a job of one block or none goes straight
-  // to its finish.
-  void start_lane(size_t j) {
-    for (;;) {
-      if (pend_i_ == pend_n_) {
-        size_t first = 0;
-        pend_n_ = t_.claim(t_.claim_ctx, N, &first);
-        pend_i_ = 0;
-        if (pend_n_ == 0) {
-          cur_.idle(j);
-          active_ -= busy_[j];
-          busy_[j] = false;
-          return;
-        }
-        t_.fetch(t_.ctx, first, pend_n_, pend_);
-      }
-      const sponge_desc& d = job_[j] = pend_[pend_i_++];
-      for (size_t w = 0; w < words; ++w) spill_[w][j] = 0;
-      if (d.len > esch_rate) {
-        cur_.set(j, d.in, nullptr, (d.len - 1) / esch_rate);
-        active_ += !busy_[j];
-        busy_[j] = true;
-        return;
-      }
-      finish_lane(j);
-    }
-  }
+  void start(states&, const sponge_desc*, size_t) {}
 
-  // Lane j's job has its last block left (full, partial or empty): its constant (M1 padded,
-  // M2 full) in the last word of the left half, the block injected, and the job queued for
-  // the big permutation.
-  void finish_lane(size_t j) {
-    const sponge_desc& d = job_[j];
+  // A queued job has its last block left (full, partial or empty): its constant (M1 padded,
+  // M2 full) in the last word of the left half, and the block injected.
+  void queued(states& fin, size_t q, size_t, const sponge_desc& d) {
     word32 s[words];
-    lane_state<nb, V>(s, spill_, j);
+    lane_state<nb, V>(s, fin, q);
     const size_t done = d.len == 0 ? 0 : (d.len - 1) / esch_rate * esch_rate, r = d.len - done;
     s[nb - 1].v ^= (r < esch_rate ? 1u : 2u) << 24;
     alignas(8) u8 buf[esch_rate] = {};
@@ -555,48 +397,29 @@ class esch_engine : public lane_scheduler<esch_engine<V, P>> {
     word32 m[4];
     for (size_t w = 0; w < 4; ++w) m[w] = {load_le32(buf + 4 * w)};
     inject<nb>(s, m);
-    const size_t q = fin_n_;
-    for (size_t w = 0; w < words; ++w) fin_[w][q] = s[w].v;
-    fin_job_[q] = d;
+    for (size_t w = 0; w < words; ++w) fin[w][q] = s[w].v;
     wipe(buf, sizeof buf);
     wipe(m, sizeof m);
     wipe(s, sizeof s);
-    if (++fin_n_ == N) finish_group();
   }
 
   // The big permutation on the queued states, then the digests: 16 bytes (the first four
   // words) per slim permutation.
-  void finish_group() {
-    const size_t n = fin_n_;
-    permute_array<nb, 0, big, V>(fin_);
+  void finish(states& fin, const sponge_desc* jobs, size_t n) {
+    permute_array<nb, 0, big, V>(fin);
     for (size_t done = 0;;) {
       bool more = false;
       for (size_t i = 0; i < n; ++i) {
-        const sponge_desc& d = fin_job_[i];
+        const sponge_desc& d = jobs[i];
         for (size_t b = done; b < d.out_len && b < done + esch_rate; ++b)
-          d.out[b] = static_cast<u8>(fin_[(b - done) / 4][i] >> (8 * (b % 4)));
+          d.out[b] = static_cast<u8>(fin[(b - done) / 4][i] >> (8 * (b % 4)));
         more |= d.out_len > done + esch_rate;
       }
       if (!more) break;
       done += esch_rate;
-      permute_array<nb, 0, slim, V>(fin_);
+      permute_array<nb, 0, slim, V>(fin);
     }
-    fin_n_ = 0;
   }
-
-  const sponge_task& t_;
-  V x_[words];
-  alignas(64) states spill_;
-  lane_cursors<N, esch_rate> cur_;
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  sponge_desc job_[N];
-  sponge_desc pend_[N];
-  size_t pend_n_ = 0, pend_i_ = 0;
-
-  alignas(64) states fin_ = {};
-  sponge_desc fin_job_[N];
-  size_t fin_n_ = 0;
 };
 
 // ---- the lane kernels of the SPARKLE algorithms ----------------------------------------------
@@ -606,21 +429,14 @@ struct schwaemm_lanes {
   template <lane_vector32 V>
   static void aead(const aead_task& t) {
     using P = typename Traits::params;
-    if (t.decrypt) {
-      schwaemm_engine<V, P, true> e(t);
-      e.run();
-    } else {
-      schwaemm_engine<V, P, false> e(t);
-      e.run();
-    }
+    run_aead_lanes<schwaemm_family<V, P, false>, schwaemm_family<V, P, true>>(t);
   }
 };
 template <class Traits>
 struct esch_lanes {
   template <lane_vector32 V>
   static void sponge(const sponge_task& t) {
-    esch_engine<V, typename Traits::params> e(t);
-    e.run();
+    run_sponge_lanes<esch_family<V, typename Traits::params>>(t);
   }
 };
 
