@@ -12,7 +12,7 @@
 // A lane step is one 16-byte message block that is not the message's last: L doubled, the
 // text block out (the block cipher output XORed in), then G(Y), the plaintext block and L into
 // the next block cipher input, and GIFT-128 on it. Each lane follows its own job and is
-// refilled as soon as the job has only its last block left (lanes/scheduler.hpp). What does
+// refilled as soon as the job has only its last block left (lanes/engine.hpp). What does
 // not fit that step runs in groups of V::lanes jobs, every group on the whole vectors:
 //  - start: the key schedule, the nonce block, and the associated data a block per GIFT-128;
 //    a job whose associated data has fewer blocks than another's in its group sits out the
@@ -34,7 +34,7 @@
 
 #include "../backend.hpp"
 #include "common.hpp"
-#include "scheduler.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/gift_cofb.hpp through lane_kernels.hpp"
@@ -358,73 +358,42 @@ LWC_SIMD_INLINE void times3_scalar(u32& hi, u32& lo) {
   lo = static_cast<u32>(t);
 }
 
+// The family's part of the lane engine (engine.hpp).
 template <class V, bool Decrypt>
-class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
-  friend class lane_scheduler<aead_engine>;
+struct aead_family {
+  using vector = V;
+  using word = u32;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
-  // A lane in the vectors: the four slices of Y, then L's high and low halves.
+  // A lane in the vectors: the four slices of Y, then L's high and low halves; its round keys
+  // stay in memory, in the rows after those.
   static constexpr size_t words = 6;
-  using states = u32[words][N];
+  using states = u32[words + key_words][N];
   using keys = u32[key_words][N];
+  static constexpr size_t rate = block_bytes, out_rate = block_bytes;
+  static constexpr size_t tag_bytes = gift_cofb_lanes::tag_bytes;
+  static constexpr bool decrypt = Decrypt;
 
- public:
-  explicit aead_engine(const aead_task& t) : t_(t) {}
-  aead_engine(const aead_engine&) = delete;
-  aead_engine& operator=(const aead_engine&) = delete;
-  ~aead_engine() {
-    wipe(x_, sizeof x_);
-    wipe(spill_, sizeof spill_);
-    wipe(rk_, sizeof rk_);
-    wipe(pool_, sizeof pool_);
-    wipe(pool_rk_, sizeof pool_rk_);
-    wipe(fin_, sizeof fin_);
-    wipe(fin_rk_, sizeof fin_rk_);
-    wipe(cur_.sink, sizeof cur_.sink);
+  static LWC_SIMD_INLINE const keys& round_keys(const states& s) {
+    return *reinterpret_cast<const keys*>(&s[words]);
   }
+  static LWC_SIMD_INLINE keys& round_keys(states& s) { return *reinterpret_cast<keys*>(&s[words]); }
 
-  using lane_scheduler<aead_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    std::memset(rk_, 0, sizeof rk_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    load(x_, spill_);
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  // A job has one segment in the lanes: every message block but the last.
-  bool next_segment(size_t) { return false; }
-  void spill() { store(x_, spill_); }
-  void reload() { load(x_, spill_); }
-  void after_refills() {}
-  void end() {
-    if (fin_n_ != 0) finish_group();
-  }
-
-  static void load(V (&x)[words], const states& a) {
-    for (size_t w = 0; w < words; ++w) x[w] = V::load(a[w]);
-  }
-  static void store(const V (&x)[words], states& a) {
-    for (size_t w = 0; w < words; ++w) x[w].store(a[w]);
+  // A job's message blocks but the last go through the lanes.
+  static u64 lane_steps(const aead_desc& d) {
+    return d.len > block_bytes ? (d.len - 1) / block_bytes : 0;
   }
 
   // k message blocks on every lane.
-  void steps(u64 k) {
-    V y[4] = {x_[0], x_[1], x_[2], x_[3]};
-    V l[2] = {x_[4], x_[5]};
-    const u8* src[N];
-    u8* dst[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-    }
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states& lanes, const u8* const* src,
+                             u8* const* dst, u64 k, const Cursors& cur) {
+    V y[4] = {x[0], x[1], x[2], x[3]};
+    V l[2] = {x[4], x[5]};
+    const keys& rk = round_keys(lanes);
     const size_t end = k * block_bytes;
     for (size_t off = 0; off < end; off += block_bytes) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       V in[4], o[4], out[4];
       V::load_blocks(src, off, in);
       for (size_t w = 0; w < 4; ++w) {
@@ -436,60 +405,22 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       times2(l);
       if constexpr (Decrypt) feedback(y, o, l);
       else feedback(y, in, l);
-      encrypt_lanes<V>(y, rk_);
+      encrypt_lanes<V>(y, rk);
     }
-    for (size_t w = 0; w < 4; ++w) x_[w] = y[w];
-    x_[4] = l[0];
-    x_[5] = l[1];
+    for (size_t w = 0; w < 4; ++w) x[w] = y[w];
+    x[4] = l[0];
+    x[5] = l[1];
   }
 
-  // Gives lane j the next started job, starting a group when the pool is empty; a job with no
-  // message block but its last goes straight to the finishing queue. Leaves the lane idle when
-  // the batch has no job left.
-  void start_lane(size_t j) {
-    for (;;) {
-      if (pool_i_ == pool_n_ && !start_group()) {
-        cur_.idle(j);
-        active_ -= busy_[j];
-        busy_[j] = false;
-        return;
-      }
-      const size_t p = pool_i_++;
-      for (size_t w = 0; w < words; ++w) spill_[w][j] = pool_[w][p];
-      for (size_t w = 0; w < key_words; ++w) rk_[w][j] = pool_rk_[w][p];
-      const aead_desc& d = job_[j] = pool_job_[p];
-      if (d.len > block_bytes) {
-        cur_.set(j, d.in, d.out, (d.len - 1) / block_bytes);
-        active_ += !busy_[j];
-        busy_[j] = true;
-        return;
-      }
-      finish_lane(j);
-    }
-  }
-
-  // Lane j's job has only its last block left (its state in spill_, its keys in rk_): queue it.
-  void finish_lane(size_t j) {
-    const size_t q = fin_n_;
-    for (size_t w = 0; w < words; ++w) fin_[w][q] = spill_[w][j];
-    for (size_t w = 0; w < key_words; ++w) fin_rk_[w][q] = rk_[w][j];
-    fin_job_[q] = job_[j];
-    if (++fin_n_ == N) finish_group();
-  }
-
-  // Claims up to N jobs and runs their start on the whole vectors: the key schedule, GIFT-128 on
-  // the nonce (Y, and L from its upper half), then every block of the associated data.
-  bool start_group() {
-    size_t first = 0;
-    const size_t m = t_.claim(t_.claim_ctx, N, &first);
-    if (m == 0) return false;
-    t_.fetch(t_.ctx, first, m, pool_job_);
+  // The group's start on the whole vectors: the key schedule, GIFT-128 on the nonce (Y, and L
+  // from its upper half), then every block of the associated data.
+  void start(states& pool, const aead_desc* jobs, size_t m) {
     alignas(64) u32 key[4][N] = {};
     alignas(64) u32 y[4][N] = {};
     size_t blocks[N] = {};
     size_t most = 0;
     for (size_t i = 0; i < m; ++i) {
-      const aead_desc& d = pool_job_[i];
+      const aead_desc& d = jobs[i];
       for (size_t w = 0; w < 4; ++w) {
         key[w][i] = load_be32(d.key + 4 * w);
         y[w][i] = load_be32(d.nonce + 4 * w);
@@ -497,31 +428,29 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       blocks[i] = d.ad_len == 0 ? 1 : (d.ad_len + block_bytes - 1) / block_bytes;
       most = blocks[i] > most ? blocks[i] : most;
     }
-    expand_keys<V>(key, pool_rk_);
+    expand_keys<V>(key, round_keys(pool));
     wipe(key, sizeof key);
-    encrypt_array<V>(y, pool_rk_);
+    encrypt_array<V>(y, round_keys(pool));
     for (size_t w = 0; w < 4; ++w)
-      for (size_t i = 0; i < N; ++i) pool_[w][i] = y[w][i];
+      for (size_t i = 0; i < N; ++i) pool[w][i] = y[w][i];
     for (size_t i = 0; i < N; ++i) {
-      pool_[4][i] = y[0][i];
-      pool_[5][i] = y[1][i];
+      pool[4][i] = y[0][i];
+      pool[5][i] = y[1][i];
     }
-    for (size_t b = 0; b < most; ++b) absorb_block(b, blocks, m);
+    for (size_t b = 0; b < most; ++b) absorb_block(pool, jobs, b, blocks, m);
     wipe(y, sizeof y);
-    pool_n_ = m;
-    pool_i_ = 0;
-    return true;
   }
 
-  // Block b of every pooled job's associated data. L: times 2 before every block but the last;
-  // times 3 before the last, once more when it is padded (partial, or no associated data),
-  // and times 9 more when the message is empty. Jobs with fewer blocks keep their state.
-  void absorb_block(size_t b, const size_t (&blocks)[N], size_t m) {
+  // Block b of every started job's associated data. L: times 2 before every block but the
+  // last; times 3 before the last, once more when it is padded (partial, or no associated
+  // data), and times 9 more when the message is empty. Jobs with fewer blocks keep their state.
+  static void absorb_block(states& pool, const aead_desc* jobs, size_t b,
+                           const size_t (&blocks)[N], size_t m) {
     alignas(64) u32 takes[N] = {}, last[N] = {}, padded[N] = {}, empty[N] = {};
     alignas(64) u32 data[4][N] = {};
     for (size_t i = 0; i < m; ++i) {
       if (b >= blocks[i]) continue;
-      const aead_desc& d = pool_job_[i];
+      const aead_desc& d = jobs[i];
       takes[i] = ~u32{0};
       const size_t at = b * block_bytes, left = d.ad_len - at;
       if (b + 1 == blocks[i]) {
@@ -541,11 +470,11 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     }
     V y[4], l[2], dv[4];
     for (size_t w = 0; w < 4; ++w) {
-      y[w] = V::load(pool_[w]);
+      y[w] = V::load(pool[w]);
       dv[w] = V::load(data[w]);
     }
-    l[0] = V::load(pool_[4]);
-    l[1] = V::load(pool_[5]);
+    l[0] = V::load(pool[4]);
+    l[1] = V::load(pool[5]);
     V n[2] = {l[0], l[1]};
     times2(n);
     {
@@ -569,11 +498,11 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     feedback(z, dv, n);
     alignas(64) u32 e[4][N];
     for (size_t w = 0; w < 4; ++w) z[w].store(e[w]);
-    encrypt_array<V>(e, pool_rk_);
+    encrypt_array<V>(e, round_keys(pool));
     const V keep = V::load(takes);
-    for (size_t w = 0; w < 4; ++w) V::select(keep, V::load(e[w]), y[w]).store(pool_[w]);
-    V::select(keep, n[0], l[0]).store(pool_[4]);
-    V::select(keep, n[1], l[1]).store(pool_[5]);
+    for (size_t w = 0; w < 4; ++w) V::select(keep, V::load(e[w]), y[w]).store(pool[w]);
+    V::select(keep, n[0], l[0]).store(pool[4]);
+    V::select(keep, n[1], l[1]).store(pool[5]);
     wipe(data, sizeof data);
     wipe(e, sizeof e);
   }
@@ -581,59 +510,39 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
   // The queued jobs' last message blocks and tags. For a job with a message, its last block
   // (full, or partial and padded) by scalar code: L times 3 (times 9 when padded), the text
   // bytes out, and G(Y) ^ block ^ L as the next input; then GIFT-128 on the group, kept where
-  // a job had a message. Y is then the tag, written or compared in constant time.
-  void finish_group() {
-    const size_t n = fin_n_;
+  // a job had a message. Y is then the tag.
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
     alignas(64) u32 open[N] = {};
     alignas(64) u32 e[4][N] = {};
     bool any_open = false;
     for (size_t i = 0; i < n; ++i) {
-      if (fin_job_[i].len != 0) {
+      if (jobs[i].len != 0) {
         open[i] = ~u32{0};
         any_open = true;
-        last_block(i, e);
+        last_block(fin, i, jobs[i], e);
       }
     }
     if (any_open) {
-      encrypt_array<V>(e, fin_rk_);
+      encrypt_array<V>(e, round_keys(fin));
       const V m = V::load(open);
-      for (size_t w = 0; w < 4; ++w) V::select(m, V::load(e[w]), V::load(fin_[w])).store(fin_[w]);
+      for (size_t w = 0; w < 4; ++w) V::select(m, V::load(e[w]), V::load(fin[w])).store(fin[w]);
     }
-    const size_t len = t_.tag_len;
-    for (size_t i = 0; i < n; ++i) {
-      const aead_desc& d = fin_job_[i];
-      alignas(8) u8 tag[tag_bytes];
-      for (size_t w = 0; w < 4; ++w) store_be32(tag + 4 * w, fin_[w][i]);
-      if constexpr (Decrypt) {
-        u32 diff = 0;
-        for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
-        const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
-        t_.ok[d.index] = ok;
-        // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is
-        // public, but it comes from the key, and a branch on it is what the constant-time
-        // check flags.
-        keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
-      } else {
-        std::memcpy(d.tag, tag, len);
-      }
-      wipe(tag, sizeof tag);
-    }
+    for (size_t i = 0; i < n; ++i)
+      for (size_t w = 0; w < 4; ++w) store_be32(tags[i] + 4 * w, fin[w][i]);
     wipe(e, sizeof e);
-    fin_n_ = 0;
   }
 
   // Queued job i's last message block (1 to 16 bytes): its text bytes out, and the next block
   // cipher input into e.
-  void last_block(size_t i, u32 (&e)[4][N]) {
-    const aead_desc& d = fin_job_[i];
+  static void last_block(const states& fin, size_t i, const aead_desc& d, u32 (&e)[4][N]) {
     const size_t r = d.len - (d.len - 1) / block_bytes * block_bytes;
     const u8* in = d.in + (d.len - r);
     u8* out = d.out + (d.len - r);
-    u32 hi = fin_[4][i], lo = fin_[5][i];
+    u32 hi = fin[4][i], lo = fin[5][i];
     times3_scalar(hi, lo);
     if (r != block_bytes) times3_scalar(hi, lo);
     alignas(8) u8 ks[block_bytes], blk[block_bytes] = {};
-    for (size_t w = 0; w < 4; ++w) store_be32(ks + 4 * w, fin_[w][i]);
+    for (size_t w = 0; w < 4; ++w) store_be32(ks + 4 * w, fin[w][i]);
     for (size_t b = 0; b < r; ++b) {
       const u8 x = in[b];
       const u8 o = static_cast<u8>(x ^ ks[b]);
@@ -643,46 +552,21 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     if (r != block_bytes) blk[r] = 0x80;
     alignas(8) u32 m[4];
     for (size_t w = 0; w < 4; ++w) m[w] = load_be32(blk + 4 * w);
-    const u32 y0 = fin_[0][i], y1 = fin_[1][i];
-    e[0][i] = fin_[2][i] ^ m[0] ^ hi;
-    e[1][i] = fin_[3][i] ^ m[1] ^ lo;
+    const u32 y0 = fin[0][i], y1 = fin[1][i];
+    e[0][i] = fin[2][i] ^ m[0] ^ hi;
+    e[1][i] = fin[3][i] ^ m[1] ^ lo;
     e[2][i] = (y0 << 1 | y1 >> 31) ^ m[2];
     e[3][i] = (y1 << 1 | y0 >> 31) ^ m[3];
     wipe(ks, sizeof ks);
     wipe(blk, sizeof blk);
     wipe(m, sizeof m);
   }
-
-  const aead_task& t_;
-  V x_[words];
-  alignas(64) states spill_;
-  alignas(64) keys rk_;  // the round keys of the jobs in the lanes
-  lane_cursors<N, block_bytes> cur_;
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
-
-  alignas(64) states pool_ = {};
-  alignas(64) keys pool_rk_ = {};
-  aead_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
-
-  alignas(64) states fin_ = {};
-  alignas(64) keys fin_rk_ = {};
-  aead_desc fin_job_[N];
-  size_t fin_n_ = 0;
 };
 
 struct aead_lanes {
   template <lane_vector32 V>
   static void aead(const aead_task& t) {
-    if (t.decrypt) {
-      aead_engine<V, true> e(t);
-      e.run();
-    } else {
-      aead_engine<V, false> e(t);
-      e.run();
-    }
+    run_aead_lanes<aead_family<V, false>, aead_family<V, true>>(t);
   }
 };
 
