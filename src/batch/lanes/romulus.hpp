@@ -43,7 +43,7 @@
 
 #include "../backend.hpp"
 #include "common.hpp"
-#include "scheduler.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/romulus.hpp through lane_kernels.hpp"
@@ -434,70 +434,39 @@ LWC_SIMD_NOINLINE void build_schedule(schedule<V::lanes>& w, const rows<V::lanes
 
 // ---- the engine ---------------------------------------------------------------------------
 
+// The family's part of the lane engine (engine.hpp).
 template <class V, bool Decrypt>
-class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
-  friend class lane_scheduler<aead_engine>;
+struct aead_family {
+  using vector = V;
+  using word = u32;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
-  // A lane in the vectors: the four state rows, then the two raw counter words.
+  // A lane in the vectors: the four state rows, then the two raw counter words; its fixed
+  // round words stay in memory, in the rows after those.
   static constexpr size_t words = 6;
-  using states = u32[words][N];
+  using states = u32[words + 2 * rounds][N];
+  static constexpr size_t rate = block_bytes, out_rate = block_bytes;
+  static constexpr size_t tag_bytes = romulus_lanes::tag_bytes;
+  static constexpr bool decrypt = Decrypt;
 
- public:
-  explicit aead_engine(const aead_task& t) : t_(t) {}
-  aead_engine(const aead_engine&) = delete;
-  aead_engine& operator=(const aead_engine&) = delete;
-  ~aead_engine() {
-    wipe(x_, sizeof x_);
-    wipe(spill_, sizeof spill_);
-    wipe(sched_, sizeof sched_);
-    wipe(pool_, sizeof pool_);
-    wipe(pool_sched_, sizeof pool_sched_);
-    wipe(fin_, sizeof fin_);
-    wipe(fin_sched_, sizeof fin_sched_);
-    wipe(cur_.sink, sizeof cur_.sink);
+  static LWC_SIMD_INLINE const schedule<N>& schedule_of(const states& s) {
+    return *reinterpret_cast<const schedule<N>*>(&s[words]);
+  }
+  static LWC_SIMD_INLINE schedule<N>& schedule_of(states& s) {
+    return *reinterpret_cast<schedule<N>*>(&s[words]);
   }
 
-  using lane_scheduler<aead_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    std::memset(sched_, 0, sizeof sched_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    load(x_, spill_);
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  // A job has one segment in the lanes: its message blocks but the last.
-  bool next_segment(size_t) { return false; }
-  void spill() { store(x_, spill_); }
-  void reload() { load(x_, spill_); }
-  void after_refills() {}
-  void end() {
-    if (fin_n_ != 0) finish_group();
-  }
-
-  static void load(V (&x)[words], const states& a) {
-    for (size_t w = 0; w < words; ++w) x[w] = V::load(a[w]);
-  }
-  static void store(const V (&x)[words], states& a) {
-    for (size_t w = 0; w < words; ++w) x[w].store(a[w]);
-  }
+  // A job's message blocks but the last go through the lanes.
+  static u64 lane_steps(const aead_desc& d) { return d.len == 0 ? 0 : (d.len - 1) / block_bytes; }
 
   // k message blocks on every lane.
-  void steps(u64 k) {
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states& lanes, const u8* const* src,
+                             u8* const* dst, u64 k, const Cursors& cur) {
     V s[4];
-    for (size_t w = 0; w < 4; ++w) s[w] = x_[w];
-    pair<V> c{x_[4], x_[5]};
-    const u8* src[N];
-    u8* dst[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-    }
+    for (size_t w = 0; w < 4; ++w) s[w] = x[w];
+    pair<V> c{x[4], x[5]};
+    const schedule<N>& sched = schedule_of(lanes);
     const V domain = V::set1(domain_message << 24);
 #if defined(__AVX512F__) && defined(__AVX512BW__)
     const bool gfni = ::lwc::batch::detail::cpu_has_gfni_vbmi();
@@ -506,7 +475,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
 #endif
     const size_t end = k * block_bytes;
     for (size_t off = 0; off < end; off += block_bytes) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       V in[4], out[4];
       V::load_blocks(src, off, in);
       for (size_t w = 0; w < 4; ++w) {
@@ -518,46 +487,11 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       }
       V::store_blocks(dst, off, out);
       c = next_counter(c);
-      tbc_fastest<V>(s, sched_, pair<V>{c.lo, c.hi ^ domain}, gfni);
+      tbc_fastest<V>(s, sched, pair<V>{c.lo, c.hi ^ domain}, gfni);
     }
-    for (size_t w = 0; w < 4; ++w) x_[w] = s[w];
-    x_[4] = c.lo;
-    x_[5] = c.hi;
-  }
-
-  // Gives lane j the next started job, starting a group when the pool is empty; a job with no
-  // message block before its last goes straight to the finishing queue. Leaves the lane idle
-  // when the batch has no job left.
-  void start_lane(size_t j) {
-    for (;;) {
-      if (pool_i_ == pool_n_ && !start_group()) {
-        cur_.idle(j);
-        active_ -= busy_[j];
-        busy_[j] = false;
-        return;
-      }
-      const size_t p = pool_i_++;
-      for (size_t w = 0; w < words; ++w) spill_[w][j] = pool_[w][p];
-      for (size_t w = 0; w < 2 * rounds; ++w) sched_[w][j] = pool_sched_[w][p];
-      const aead_desc& d = job_[j] = pool_job_[p];
-      const size_t blocks = d.len == 0 ? 0 : (d.len - 1) / block_bytes;
-      if (blocks != 0) {
-        cur_.set(j, d.in, d.out, blocks);
-        active_ += !busy_[j];
-        busy_[j] = true;
-        return;
-      }
-      finish_lane(j);
-    }
-  }
-
-  // Lane j's job has only its last block left (its state in spill_): queue it.
-  void finish_lane(size_t j) {
-    const size_t q = fin_n_;
-    for (size_t w = 0; w < words; ++w) fin_[w][q] = spill_[w][j];
-    for (size_t w = 0; w < 2 * rounds; ++w) fin_sched_[w][q] = sched_[w][j];
-    fin_job_[q] = job_[j];
-    if (++fin_n_ == N) finish_group();
+    for (size_t w = 0; w < 4; ++w) x[w] = s[w];
+    x[4] = c.lo;
+    x[5] = c.hi;
   }
 
   // Padded block: n < 16 bytes get zeros and n in byte 15.
@@ -569,13 +503,9 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     wipe(buf, sizeof buf);
   }
 
-  // Claims up to N jobs and runs their start on the whole vectors: the two schedules, the
-  // associated data, the nonce call.
-  bool start_group() {
-    size_t first = 0;
-    const size_t m = t_.claim(t_.claim_ctx, N, &first);
-    if (m == 0) return false;
-    t_.fetch(t_.ctx, first, m, pool_job_);
+  // The group's start on the whole vectors: the two schedules, the associated data, the nonce
+  // call.
+  void start(states& pool, const aead_desc* jobs, size_t m) {
     alignas(64) rows<N> nonce = {}, key = {}, st = {}, data = {};
     alignas(64) schedule<N> call;
     alignas(64) u32 tk1[2][N] = {}, keep[N] = {};
@@ -585,7 +515,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
     for (size_t i = 0; i < N; ++i) {
       counter[i] = 1;
       if (i >= m) continue;
-      const aead_desc& d = pool_job_[i];
+      const aead_desc& d = jobs[i];
       for (size_t w = 0; w < 4; ++w) {
         nonce[w][i] = load_le32(d.nonce + 4 * w);
         key[w][i] = load_le32(d.key + 4 * w);
@@ -593,7 +523,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       pairs[i] = d.ad_len > 16 ? (d.ad_len - 16 + 31) / 32 : 0;
       most = pairs[i] > most ? pairs[i] : most;
     }
-    build_schedule<V>(pool_sched_, &nonce, key);
+    build_schedule<V>(schedule_of(pool), &nonce, key);
     // Pair p: the first block XORed into the state, the second (padded) as TK2, whose round
     // words are expanded with the key's for the call.
     for (size_t p = 0; p < most; ++p) {
@@ -604,7 +534,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
           tk1[0][i] = tk1[1][i] = 0;
           continue;
         }
-        const aead_desc& d = pool_job_[i];
+        const aead_desc& d = jobs[i];
         const size_t at = 32 * p, left = d.ad_len - at - 16;
         u32 a[4], b[4];
         padded_rows(d.ad + at, 16, a);
@@ -629,7 +559,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       keep[i] = ~u32{0};
       tk1[0][i] = tk1[1][i] = 0;
       if (i >= m) continue;
-      const aead_desc& d = pool_job_[i];
+      const aead_desc& d = jobs[i];
       // The pairs took min(32 pairs, ad_len) bytes (the last pair's second block may be partial).
       const size_t done = 32 * pairs[i] < d.ad_len ? 32 * pairs[i] : d.ad_len;
       const size_t rest = d.ad_len - done;
@@ -649,34 +579,30 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
       tk1[0][i] = static_cast<u32>(counter[i]);
       tk1[1][i] = static_cast<u32>(counter[i] >> 32) | domain << 24;
     }
-    tbc_array<V>(st, pool_sched_, tk1, keep);
+    tbc_array<V>(st, schedule_of(pool), tk1, keep);
     for (size_t i = 0; i < N; ++i) {
-      for (size_t w = 0; w < 4; ++w) pool_[w][i] = st[w][i];
-      pool_[4][i] = 1;  // the message counter starts at 1
-      pool_[5][i] = 0;
+      for (size_t w = 0; w < 4; ++w) pool[w][i] = st[w][i];
+      pool[4][i] = 1;  // the message counter starts at 1
+      pool[5][i] = 0;
     }
     wipe(nonce, sizeof nonce);
     wipe(key, sizeof key);
     wipe(st, sizeof st);
     wipe(data, sizeof data);
     wipe(call, sizeof call);
-    pool_n_ = m;
-    pool_i_ = 0;
-    return true;
   }
 
   // The queued jobs' last blocks and tags: C = M ^ G(S) on the last (or no) block and S ^= M,
   // by scalar code; the TBC with domain 0x14 (full block) or 0x15 on the whole vectors; the
-  // tag G(S), written or compared in constant time.
-  void finish_group() {
-    const size_t n = fin_n_;
+  // tag G(S).
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
     alignas(64) rows<N> st;
     alignas(64) u32 tk1[2][N] = {}, keep[N];
     for (size_t i = 0; i < N; ++i) {
       keep[i] = ~u32{0};
-      for (size_t w = 0; w < 4; ++w) st[w][i] = fin_[w][i];
+      for (size_t w = 0; w < 4; ++w) st[w][i] = fin[w][i];
       if (i >= n) continue;
-      const aead_desc& d = fin_job_[i];
+      const aead_desc& d = jobs[i];
       const size_t r = d.len == 0 ? 0 : d.len - (d.len - 1) / block_bytes * block_bytes;
       const size_t at = d.len - r;
       if (r != 0) {
@@ -694,63 +620,22 @@ class aead_engine : public lane_scheduler<aead_engine<V, Decrypt>> {
         wipe(y, sizeof y);
         wipe(z, sizeof z);
       }
-      const u64 c = next_counter_scalar(u64{fin_[4][i]} | u64{fin_[5][i]} << 32);
+      const u64 c = next_counter_scalar(u64{fin[4][i]} | u64{fin[5][i]} << 32);
       const u32 domain = r == 16 ? 0x14 : 0x15;
       tk1[0][i] = static_cast<u32>(c);
       tk1[1][i] = static_cast<u32>(c >> 32) | domain << 24;
     }
-    tbc_array<V>(st, fin_sched_, tk1, keep);
-    const size_t len = t_.tag_len;
-    for (size_t i = 0; i < n; ++i) {
-      const aead_desc& d = fin_job_[i];
-      alignas(8) u8 tag[tag_bytes];
-      for (size_t w = 0; w < 4; ++w) store_le32(tag + 4 * w, g_row(st[w][i]));
-      if constexpr (Decrypt) {
-        u32 diff = 0;
-        for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
-        const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
-        t_.ok[d.index] = ok;
-        // A rejected plaintext is zeroed by a mask, not behind a branch on the verdict.
-        keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
-      } else {
-        std::memcpy(d.tag, tag, len);
-      }
-      wipe(tag, sizeof tag);
-    }
+    tbc_array<V>(st, schedule_of(fin), tk1, keep);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t w = 0; w < 4; ++w) store_le32(tags[i] + 4 * w, g_row(st[w][i]));
     wipe(st, sizeof st);
-    fin_n_ = 0;
   }
-
-  const aead_task& t_;
-  V x_[words];
-  alignas(64) states spill_;
-  alignas(64) schedule<N> sched_;
-  lane_cursors<N, block_bytes> cur_;
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
-
-  alignas(64) states pool_ = {};
-  alignas(64) schedule<N> pool_sched_ = {};
-  aead_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
-
-  alignas(64) states fin_ = {};
-  alignas(64) schedule<N> fin_sched_ = {};
-  aead_desc fin_job_[N];
-  size_t fin_n_ = 0;
 };
 
 struct aead_lanes {
   template <lane_vector32 V>
   static void aead(const aead_task& t) {
-    if (t.decrypt) {
-      aead_engine<V, true> e(t);
-      e.run();
-    } else {
-      aead_engine<V, false> e(t);
-      e.run();
-    }
+    run_aead_lanes<aead_family<V, false>, aead_family<V, true>>(t);
   }
 };
 
