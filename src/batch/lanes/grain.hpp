@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Grain-128AEADv2 in lanes: one job per 64-bit lane, each lane holding its job's LFSR, NFSR,
+// accumulator and register, V::lanes jobs advancing 64 clocks (4 bytes of the authenticated
+// stream) per unit. Included by lane_kernels.hpp inside the backend's namespace, so everything
+// here is compiled with that backend's instruction set and stays in it; nothing of the
+// single-message core (include/lwc/grain/grain128aead.hpp) is called, only its algorithm is
+// restated for lane vectors (same register views and merged taps as the core's taps()).
+//
+// A job runs 8 units of initialization (5 with the pre-output fed back, 1 that also adds the
+// key, 2 that fill the accumulator and the register) and then its authenticated stream: the
+// DER-encoded length of the associated data, the associated data, the message. Lanes in
+// different phases share one unit through per-lane words that are constant over a run of
+// units: im (all-ones while the pre-output is fed back), kfs and kfb (the key words of the
+// key-adding unit, else zero), fill (all-ones while the accumulator is filled) and dm
+// (all-ones on message bytes when decrypting: the authenticator reads the plaintext).
+//
+// Each lane walks its stream in 4-byte words, in segments: the whole words of associated data
+// and of the message come straight from their buffers; the words around them (the length
+// prefix, the word where the data meets the message, the message's last whole word when it
+// straddles) are staged per lane and run as stretches with equal dm. The last (stream length
+// % 4) bytes run on the lane's state alone, 16 clocks each, after it leaves the vectors.
+//
+// The authenticator adds a 64-bit window of the authentication stream for every message bit
+// that is set. AVX-512 does that in four instructions a bit (a test into a mask register, two
+// shifts, one masked three-way XOR), and this kernel is offered on the avx512 backend only:
+// on AVX2 (a compare to spread each bit) it measured slower than the core's BMI2 + PCLMULQDQ
+// path job by job, which the avx2 and portable backends keep.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "common.hpp"
+#include "scheduler.hpp"
+
+#ifndef LWC_SIMD_NS
+#error "include lanes/grain.hpp through lane_kernels.hpp"
+#endif
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+namespace lwc::simd::LWC_SIMD_NS::eng::grain_lanes {
+
+using std::size_t;
+using u8 = std::uint8_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+// One 64-bit word with the lane-vector operations below: the bytes a lane runs after leaving
+// the vectors go through the same tap code.
+struct word {
+  static constexpr size_t lanes = 1;
+  u64 v;
+  LWC_SIMD_INLINE static word set1(u64 c) { return {c}; }
+  LWC_SIMD_INLINE friend word operator^(word a, word b) { return {a.v ^ b.v}; }
+  LWC_SIMD_INLINE static word xor3(word a, word b, word c) { return {a.v ^ b.v ^ c.v}; }
+  LWC_SIMD_INLINE static word and_xor(word a, word b, word c) { return {(a.v & b.v) ^ c.v}; }
+  LWC_SIMD_INLINE static word and_(word a, word b) { return {a.v & b.v}; }
+  template <unsigned R>
+  LWC_SIMD_INLINE static word shr(word a) { return {a.v >> R}; }
+  template <unsigned R>
+  LWC_SIMD_INLINE static word shl(word a) { return {a.v << R}; }
+};
+
+// ---- spreading bit K of every lane over its lane --------------------------------------------
+
+template <class V>
+concept pair_of_vectors = requires(const V& x) {
+  typename V::half;
+  x.lo;
+  x.hi;
+};
+
+template <class V>
+concept avx512_vector = requires(const V& x) {
+  { x.v };
+#if defined(__AVX512F__)
+  requires std::is_same_v<std::remove_cvref_t<decltype(x.v)>, __m512i>;
+#else
+  requires false;
+#endif
+};
+
+// The vectors this kernel runs on (see the file comment).
+template <class V>
+concept spreads_bits =
+    avx512_vector<V> || (pair_of_vectors<V> && avx512_vector<typename V::half>);
+
+// acc ^= a ^ b in the lanes whose message bit K is set, without a branch: the message bit
+// becomes a mask register (a lane mask for the scalar word), never an address or a jump.
+template <unsigned K, class V>
+LWC_SIMD_INLINE void xor_where_bit(V& acc, const V& m, const V& a, const V& b) {
+  if constexpr (pair_of_vectors<V>) {
+    xor_where_bit<K>(acc.lo, m.lo, a.lo, b.lo);
+    xor_where_bit<K>(acc.hi, m.hi, a.hi, b.hi);
+  }
+#if defined(__AVX512F__)
+  else if constexpr (avx512_vector<V>) {
+    const __mmask8 k = _mm512_test_epi64_mask(m.v, _mm512_set1_epi64(std::int64_t{1} << K));
+    acc.v = _mm512_mask_ternarylogic_epi64(acc.v, k, a.v, b.v, 0x96);
+  }
+#endif
+  else if constexpr (std::is_same_v<V, word>) {
+    acc.v ^= (u64{0} - (m.v >> K & 1)) & (a.v ^ b.v);
+  } else {
+    static_assert(sizeof(V) == 0, "no bit spreading for this vector type");
+  }
+}
+
+// The authenticator over N message bits (bit k of m in the low N bits of each lane): acc ^= the
+// sum over k < N of m_k * (bits k .. k+63 of the register followed by next, the N new
+// authentication bits). Four operations a bit with AVX-512 (mask, two shifts, one masked
+// three-way XOR); summing in groups of 8 bits that share their shifts took fewer shifts but
+// more operations in all, and measured slower.
+template <unsigned K, class V>
+LWC_SIMD_INLINE void accumulate_bit(V& acc, const V& m, const V& reg, const V& next) {
+  if constexpr (K == 0) xor_where_bit<0>(acc, m, reg, V::set1(0));
+  else xor_where_bit<K>(acc, m, V::template shr<K>(reg), V::template shl<64 - K>(next));
+}
+template <class V, unsigned... K>
+LWC_SIMD_INLINE void accumulate_bits(V& acc, const V& m, const V& reg, const V& next,
+                                     std::integer_sequence<unsigned, K...>) {
+  (accumulate_bit<K>(acc, m, reg, next), ...);
+}
+template <unsigned N, class V>
+LWC_SIMD_INLINE void accumulate(V& acc, const V& m, const V& reg, const V& next) {
+  accumulate_bits(acc, m, reg, next, std::make_integer_sequence<unsigned, N>{});
+}
+
+// ---- the registers ---------------------------------------------------------------------------
+
+// A 128-bit register as three overlapping views (bits 0..63, 32..95, 64..127), as in the
+// core: the 32 values a tap at D takes over the next 32 clocks are bits D..D+31, one shift of
+// one view away (the bits above 31 of the shifted word are don't-cares).
+template <class V>
+struct views {
+  V lo, mid, hi;
+  template <unsigned D>
+  LWC_SIMD_INLINE V at() const {
+    static_assert(D <= 96);
+    if constexpr (D == 0) return lo;
+    else if constexpr (D < 32) return V::template shr<D>(lo);
+    else if constexpr (D == 32) return mid;
+    else if constexpr (D < 64) return V::template shr<D - 32>(mid);
+    else if constexpr (D == 64) return hi;
+    else return V::template shr<D - 64>(hi);
+  }
+  // 32 clocks: the new bits (low 32 of fresh) enter at the top.
+  LWC_SIMD_INLINE void push32(const V& fresh) {
+    lo = mid;
+    mid = hi;
+    hi = V::template shr<32>(hi) ^ V::template shl<32>(fresh);
+  }
+};
+
+// The next 32 pre-output bits (y) and the 32 new LFSR (ls) and NFSR (nb) bits, in the low 32
+// bits of each lane; the core's taps() with the same merged taps.
+template <class V>
+LWC_SIMD_INLINE void taps(const views<V>& s, const views<V>& b, V& y, V& ls, V& nb) {
+  const V b12 = b.template at<12>(), b95 = b.template at<95>();
+  const V h = V::xor3(V::and_(b12, s.template at<8>()),
+                      V::and_xor(s.template at<13>(), s.template at<20>(),
+                                 V::and_(b95, s.template at<42>())),
+                      V::and_xor(s.template at<60>(), s.template at<79>(),
+                                 V::and_(V::and_(b12, b95), s.template at<94>())));
+  y = V::xor3(V::xor3(h, s.template at<93>(), b.template at<2>()),
+              V::xor3(b.template at<15>(), b.template at<36>(), b.template at<45>()),
+              V::xor3(b.template at<64>(), b.template at<73>(), b.template at<89>()));
+  // s38 + s70 share one shift; b3 b67; b27 b59 + b91; b17 b18 and b24 b25 are windows of one
+  // product of neighbours, b78 b82 and b88 b92 of one product of taps 4 apart.
+  const V pairs1 = V::and_(b.lo, V::template shr<1>(b.lo));
+  const V hi4 = V::template shr<4>(b.hi), pairs4 = V::and_(b.hi, hi4);
+  ls = V::xor3(V::xor3(s.lo, s.template at<7>(), V::template shr<6>(s.mid ^ s.hi)),
+               s.template at<81>(), s.template at<96>());
+  const V lin = V::xor3(V::xor3(s.lo, b.lo, b.template at<26>()), b.template at<56>(),
+                        b.template at<96>());
+  const V q1 = V::xor3(V::template shr<3>(V::and_(b.lo, b.hi)),
+                       V::template shr<27>(V::and_xor(b.lo, b.mid, b.hi)),
+                       V::and_(b.template at<11>(), b.template at<13>()));
+  const V q2 = V::xor3(V::template shr<17>(pairs1), V::and_(b.template at<40>(), b.template at<48>()),
+                       V::and_(b.template at<61>(), b.template at<65>()));
+  const V q3 = V::xor3(V::and_(hi4, b.template at<84>()),
+                       V::and_(b.template at<22>(), V::template shr<24>(pairs1)),
+                       V::and_(b.template at<70>(), V::template shr<14>(pairs4)));
+  const V q4 = V::and_(V::and_(V::template shr<24>(pairs4), b.template at<93>()), b95);
+  nb = V::xor3(V::xor3(lin, q1, q2), q3, q4);
+}
+
+// x's even bits to its low half and its odd bits to its high half (an unshuffle in five
+// rounds of bit swaps).
+template <unsigned S, class V>
+LWC_SIMD_INLINE V swap_bits(const V& x, u64 mask) {
+  const V t = V::and_(x ^ V::template shr<S>(x), V::set1(mask));
+  return V::xor3(x, t, V::template shl<S>(t));
+}
+template <class V>
+LWC_SIMD_INLINE V unzip(V x) {
+  x = swap_bits<1>(x, 0x2222222222222222u);
+  x = swap_bits<2>(x, 0x0c0c0c0c0c0c0c0cu);
+  x = swap_bits<4>(x, 0x00f000f000f000f0u);
+  x = swap_bits<8>(x, 0x0000ff000000ff00u);
+  return swap_bits<16>(x, 0x00000000ffff0000u);
+}
+
+// The per-lane words that stay constant over a run of units (see the file comment).
+template <class V>
+struct controls {
+  V im, kfs, kfb, fill, dm;
+};
+
+// The whole state of every lane.
+template <class V>
+struct lanes_state {
+  views<V> s, b;
+  V acc, reg;
+};
+
+// 64 clocks (two of 32) on every lane. in holds 4 stream bytes (little-endian, low 32 bits);
+// returns in ^ keystream (low 32 bits valid).
+template <class V>
+LWC_SIMD_INLINE V unit(lanes_state<V>& st, const V& in, const controls<V>& c) {
+  const V low = V::set1(0xffffffffu);
+  V y0, ls, nb;
+  taps(st.s, st.b, y0, ls, nb);
+  V yi = V::and_(c.im, y0);
+  st.s.push32(V::xor3(ls, yi, c.kfs));
+  st.b.push32(V::xor3(nb, yi, c.kfb));
+  V y1;
+  taps(st.s, st.b, y1, ls, nb);
+  yi = V::and_(c.im, y1);
+  st.s.push32(V::xor3(ls, yi, V::template shr<32>(c.kfs)));
+  st.b.push32(V::xor3(nb, yi, V::template shr<32>(c.kfb)));
+  // y0 then y1: 64 pre-output bits, keystream on the even ones, authentication on the odd.
+  const V y = V::and_(y0, low) ^ V::template shl<32>(y1);
+  const V split = unzip(y);
+  const V z = V::and_(split, low), next = V::template shr<32>(split);
+  const V m = V::and_xor(z, c.dm, in);
+  V acc = st.acc;
+  accumulate<32>(acc, m, st.reg, next);
+  const V reg = V::template shr<32>(st.reg) ^ V::template shl<32>(next);
+  // While filling, the accumulator takes the register and the register the pre-output.
+  st.acc = V::and_xor(c.fill, st.reg ^ acc, acc);
+  st.reg = V::and_xor(c.fill, y ^ reg, reg);
+  return in ^ z;
+}
+
+inline constexpr size_t init_units = 8;
+inline constexpr size_t tag_bytes = 8;
+inline constexpr u64 ones = ~u64{0};
+inline constexpr size_t stage_bytes = 64;  // the longest staged stretch is 28 bytes
+inline constexpr size_t max_der = 1 + sizeof(size_t);
+
+// The DER encoding of the associated data's length (section 2.6 of the specification).
+inline size_t der_length(u8* out, size_t n) {
+  if (n < 128) {
+    out[0] = static_cast<u8>(n);
+    return 1;
+  }
+  size_t len = 0;
+  for (size_t v = n; v != 0; v >>= 8) ++len;
+  out[0] = static_cast<u8>(0x80 | len);
+  for (size_t i = 0; i < len && i < sizeof n; ++i)
+    out[1 + i] = static_cast<u8>(n >> (8 * (len - 1 - i)));
+  return 1 + len;
+}
+
+template <class V, bool Decrypt>
+class engine : public lane_scheduler<engine<V, Decrypt>> {
+  friend class lane_scheduler<engine>;
+  static constexpr size_t N = V::lanes;
+  static constexpr u64 message_dm = Decrypt ? ones : 0;
+
+  // seg_init1..3: initialization (feedback; feedback and key; fill); seg_head: the staged
+  // words before the associated data's first whole word (or before the message's, or to the
+  // end); seg_ad: whole words of associated data; seg_mid: staged words from there to the
+  // message's first whole word (or to the end); seg_msg: the message's whole words; seg_tail:
+  // staged words from there to the last whole word of the stream.
+  enum segment : u8 { seg_init1, seg_init2, seg_init3, seg_head, seg_ad, seg_mid, seg_msg,
+                      seg_tail, seg_done };
+
+  // Where a job's authenticated stream has its parts, in bytes.
+  struct layout {
+    size_t der, ad_end, total;
+    size_t ad_begin_w, ad_end_w;    // the associated data's whole words (empty when begin >= end)
+    size_t msg_begin_w, msg_end_w;  // the message's
+    size_t tail;                    // total rounded down to a word
+    bool has_ad() const { return ad_begin_w < ad_end_w; }
+    bool has_msg() const { return msg_begin_w < msg_end_w; }
+  };
+  static layout layout_of(const aead_desc& d, size_t der) {
+    layout l;
+    l.der = der;
+    l.ad_end = der + d.ad_len;
+    l.total = l.ad_end + d.len;
+    l.ad_begin_w = (der + 3) / 4 * 4;
+    l.ad_end_w = l.ad_end / 4 * 4;
+    l.msg_begin_w = (l.ad_end + 3) / 4 * 4;
+    l.msg_end_w = l.total / 4 * 4;
+    l.tail = l.total / 4 * 4;
+    return l;
+  }
+
+  // The message bytes of the word at stream position p, when decrypting.
+  static u64 dm_at(const layout& l, size_t p) {
+    u64 m = 0;
+    for (size_t i = 0; i < 4; ++i)
+      if (p + i >= l.ad_end && p + i < l.total) m |= u64{0xff} << (8 * i);
+    return m & message_dm;
+  }
+
+ public:
+  explicit engine(const aead_task& t) : t_(t) {}
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
+  ~engine() {
+    wipe(&st_, sizeof st_);
+    wipe(spill_, sizeof spill_);
+    wipe(kfs_, sizeof kfs_);
+    wipe(kfb_, sizeof kfb_);
+    wipe(key_, sizeof key_);
+    wipe(in_stage_, sizeof in_stage_);
+    wipe(out_stage_, sizeof out_stage_);
+    wipe(sink_, sizeof sink_);
+  }
+
+  using lane_scheduler<engine>::run;
+
+ private:
+  // ---- the scheduler's hooks (scheduler.hpp) ----
+  void begin() {
+    std::memset(spill_, 0, sizeof spill_);
+    for (size_t j = 0; j < N; ++j) start_lane(j);
+    reload();
+  }
+  size_t active() const { return active_; }
+  u64 run_length() const {
+    u64 k = left_[0];
+    for (size_t j = 1; j < N; ++j) k = left_[j] < k ? left_[j] : k;
+    return k;
+  }
+  void advance(u64 k) {
+    for (size_t j = 0; j < N; ++j) left_[j] -= k;
+  }
+  bool segment_ended(size_t j) const { return left_[j] == 0; }
+  bool next_segment(size_t j) {
+    if (staged(seg_[j])) {
+      if (next_staged_run(j)) return true;
+      copy_message(j);
+    }
+    seg_[j] = static_cast<segment>(seg_[j] + 1);
+    return enter_segment(j);
+  }
+  static bool staged(segment s) { return s == seg_head || s == seg_mid || s == seg_tail; }
+
+  void spill() {
+    st_.s.lo.store(spill_[0]);
+    st_.s.mid.store(spill_[1]);
+    st_.s.hi.store(spill_[2]);
+    st_.b.lo.store(spill_[3]);
+    st_.b.mid.store(spill_[4]);
+    st_.b.hi.store(spill_[5]);
+    st_.acc.store(spill_[6]);
+    st_.reg.store(spill_[7]);
+  }
+  void reload() {
+    st_.s = {V::load(spill_[0]), V::load(spill_[1]), V::load(spill_[2])};
+    st_.b = {V::load(spill_[3]), V::load(spill_[4]), V::load(spill_[5])};
+    st_.acc = V::load(spill_[6]);
+    st_.reg = V::load(spill_[7]);
+  }
+  void after_refills() {}
+  void end() {}
+
+  // k units on every lane, each lane with its own controls for the whole run.
+  void steps(u64 k) {
+    lanes_state<V> st = st_;
+    // Local copies: the byte stores below could alias the members and force reloads.
+    const u8* src[N];
+    u8* dst[N];
+    size_t src_step[N], dst_step[N];
+    alignas(64) u64 in[N], out[N];
+    for (size_t j = 0; j < N; ++j) {
+      src[j] = src_[j];
+      dst[j] = dst_[j];
+      src_step[j] = src_step_[j];
+      dst_step[j] = dst_step_[j];
+    }
+    const controls<V> c{V::load(im_), V::load(kfs_), V::load(kfb_), V::load(fill_),
+                        V::load(dm_)};
+    for (u64 i = 0; i < k; ++i) {
+      for (size_t j = 0; j < N; ++j) {
+        in[j] = load_le32(src[j]);
+        src[j] += src_step[j];
+      }
+      unit(st, V::load(in), c).store(out);
+      for (size_t j = 0; j < N; ++j) {
+        store_le32(dst[j], static_cast<u32>(out[j]));
+        dst[j] += dst_step[j];
+      }
+    }
+    for (size_t j = 0; j < N; ++j) {
+      src_[j] = src[j];
+      dst_[j] = dst[j];
+    }
+    st_ = st;
+    wipe(&st, sizeof st);
+    wipe(in, sizeof in);
+    wipe(out, sizeof out);
+  }
+
+  void set_controls(size_t j, u64 im, u64 fill, bool key, u64 dm) {
+    im_[j] = im;
+    fill_[j] = fill;
+    kfs_[j] = key ? key_[j][1] : 0;
+    kfb_[j] = key ? key_[j][0] : 0;
+    dm_[j] = dm;
+  }
+
+  // Lane j reads words from src (or zeros when src is null) and writes in ^ keystream to dst
+  // (or nowhere when dst is null).
+  void set_direct(size_t j, const u8* src, u8* dst, u64 words) {
+    src_[j] = src != nullptr ? src : zero_;
+    src_step_[j] = src != nullptr ? 4 : 0;
+    dst_[j] = dst != nullptr ? dst : sink_;
+    dst_step_[j] = dst != nullptr ? 4 : 0;
+    left_[j] = words;
+  }
+
+  // Stages the stream bytes [from, to) of lane j's job; they run as runs of words with equal
+  // dm (next_staged_run). False when the stretch is empty.
+  bool set_staged(size_t j, size_t from, size_t to) {
+    if (from >= to) return false;
+    const aead_desc& d = job_[j];
+    const layout& l = layout_[j];
+    u8* in = in_stage_[j];
+    const auto copy = [&](size_t a, size_t b, const u8* p, size_t p_at) {
+      a = a > from ? a : from;
+      b = b < to ? b : to;
+      if (a < b) std::memcpy(in + (a - from), p + (a - p_at), b - a);
+    };
+    copy(0, l.der, der_[j], 0);
+    copy(l.der, l.ad_end, d.ad, l.der);
+    copy(l.ad_end, l.total, d.in, l.ad_end);
+    stage_from_[j] = from;
+    stage_to_[j] = to;
+    src_[j] = in;
+    src_step_[j] = 4;
+    dst_[j] = out_stage_[j];
+    dst_step_[j] = 4;
+    return next_staged_run(j);
+  }
+
+  // The next words of lane j's staged stretch that share their dm; false when none is left.
+  bool next_staged_run(size_t j) {
+    const layout& l = layout_[j];
+    const size_t from = stage_from_[j] + static_cast<size_t>(dst_[j] - out_stage_[j]);
+    if (from >= stage_to_[j]) return false;
+    const u64 dm = dm_at(l, from);
+    size_t p = from + 4;
+    while (p < stage_to_[j] && dm_at(l, p) == dm) p += 4;
+    set_controls(j, 0, 0, false, dm);
+    left_[j] = (p - from) / 4;
+    return true;
+  }
+
+  // Points lane j at its next non-empty segment from seg_[j] on; false at the stream's end.
+  bool enter_segment(size_t j) {
+    const aead_desc& d = job_[j];
+    const layout& l = layout_[j];
+    for (;;) {
+      switch (seg_[j]) {
+        case seg_init1:
+          set_direct(j, nullptr, nullptr, 5);
+          set_controls(j, ones, 0, false, 0);
+          return true;
+        case seg_init2:
+          set_direct(j, nullptr, nullptr, 1);
+          set_controls(j, ones, 0, true, 0);
+          return true;
+        case seg_init3:
+          set_direct(j, nullptr, nullptr, 2);
+          set_controls(j, 0, ones, false, 0);
+          return true;
+        case seg_head:
+          if (set_staged(j, 0, l.has_ad() ? l.ad_begin_w : l.has_msg() ? l.msg_begin_w : l.tail))
+            return true;
+          break;
+        case seg_ad:
+          if (l.has_ad()) {
+            set_direct(j, d.ad + (l.ad_begin_w - l.der), nullptr, (l.ad_end_w - l.ad_begin_w) / 4);
+            set_controls(j, 0, 0, false, 0);
+            return true;
+          }
+          break;
+        case seg_mid:
+          if (l.has_ad() && set_staged(j, l.ad_end_w, l.has_msg() ? l.msg_begin_w : l.tail))
+            return true;
+          break;
+        case seg_msg:
+          if (l.has_msg()) {
+            const size_t at = l.msg_begin_w - l.ad_end;
+            set_direct(j, d.in + at, d.out + at, (l.msg_end_w - l.msg_begin_w) / 4);
+            set_controls(j, 0, 0, false, message_dm);
+            return true;
+          }
+          break;
+        case seg_tail:
+          if (l.has_msg() && set_staged(j, l.msg_end_w, l.tail)) return true;
+          break;
+        default:
+          return false;
+      }
+      seg_[j] = static_cast<segment>(seg_[j] + 1);
+    }
+  }
+
+  // The message bytes among lane j's staged output.
+  void copy_message(size_t j) {
+    const aead_desc& d = job_[j];
+    const layout& l = layout_[j];
+    const size_t from = stage_from_[j], to = stage_to_[j];
+    const size_t a = from > l.ad_end ? from : l.ad_end;
+    const size_t b = to < l.total ? to : l.total;
+    if (a < b) std::memcpy(d.out + (a - l.ad_end), out_stage_[j] + (a - from), b - a);
+    stage_from_[j] = stage_to_[j] = 0;
+  }
+
+  void start_lane(size_t j) {
+    if (pend_i_ == pend_n_) {
+      size_t first = 0;
+      pend_n_ = t_.claim(t_.claim_ctx, N, &first);
+      pend_i_ = 0;
+      if (pend_n_ == 0) {
+        set_direct(j, nullptr, nullptr, idle_units);
+        set_controls(j, 0, 0, false, 0);
+        seg_[j] = seg_done;
+        active_ -= busy_[j];
+        busy_[j] = false;
+        return;
+      }
+      t_.fetch(t_.ctx, first, pend_n_, pend_);
+    }
+    active_ += !busy_[j];
+    busy_[j] = true;
+    const aead_desc& d = job_[j] = pend_[pend_i_++];
+    layout_[j] = layout_of(d, der_length(der_[j], d.ad_len));
+    stage_from_[j] = stage_to_[j] = 0;
+    // Section 2.2: the key in the NFSR; the nonce, 31 ones and a zero in the LFSR. The
+    // key-adding unit adds the key's second half to the LFSR and its first half to the NFSR.
+    u64 key_lo = 0, key_hi = 0, nonce_lo = 0;
+    u32 nonce_hi = 0;
+    std::memcpy(&key_lo, d.key, 8);
+    std::memcpy(&key_hi, d.key + 8, 8);
+    std::memcpy(&nonce_lo, d.nonce, 8);
+    std::memcpy(&nonce_hi, d.nonce + 8, 4);
+    if constexpr (std::endian::native == std::endian::big) {
+      key_lo = __builtin_bswap64(key_lo);
+      key_hi = __builtin_bswap64(key_hi);
+      nonce_lo = __builtin_bswap64(nonce_lo);
+      nonce_hi = __builtin_bswap32(nonce_hi);
+    }
+    key_[j][0] = key_lo;
+    key_[j][1] = key_hi;
+    const u64 s_hi = u64{nonce_hi} | u64{0x7fffffff} << 32;
+    spill_[0][j] = nonce_lo;
+    spill_[1][j] = nonce_lo >> 32 | s_hi << 32;
+    spill_[2][j] = s_hi;
+    spill_[3][j] = key_lo;
+    spill_[4][j] = key_lo >> 32 | key_hi << 32;
+    spill_[5][j] = key_hi;
+    spill_[6][j] = 0;
+    spill_[7][j] = 0;
+    wipe(&key_lo, sizeof key_lo);
+    wipe(&key_hi, sizeof key_hi);
+    seg_[j] = seg_init1;
+    enter_segment(j);
+  }
+
+  // Lane j's stream has only its last (total % 4) bytes left: run them on the lane's state
+  // (in spill_), 16 clocks each, then write or check the tag.
+  void finish_lane(size_t j) {
+    const aead_desc& d = job_[j];
+    const layout& l = layout_[j];
+    views<word> s{{spill_[0][j]}, {spill_[1][j]}, {spill_[2][j]}};
+    views<word> b{{spill_[3][j]}, {spill_[4][j]}, {spill_[5][j]}};
+    u64 acc = spill_[6][j], reg = spill_[7][j];
+    for (size_t p = l.tail; p < l.total; ++p) {
+      const bool msg = p >= l.ad_end;
+      const u8 x = p < l.der ? der_[j][p] : !msg ? d.ad[p - l.der] : d.in[p - l.ad_end];
+      word y, ls, nb;
+      taps(s, b, y, ls, nb);
+      // 16 clocks: the views move by half a word.
+      s = {{s.lo.v >> 16 | s.hi.v << 48}, {}, {s.hi.v >> 16 | (ls.v & 0xffff) << 48}};
+      s.mid.v = s.lo.v >> 32 | s.hi.v << 32;
+      b = {{b.lo.v >> 16 | b.hi.v << 48}, {}, {b.hi.v >> 16 | (nb.v & 0xffff) << 48}};
+      b.mid.v = b.lo.v >> 32 | b.hi.v << 32;
+      const u64 split = unzip(word{y.v & 0xffff}).v;
+      const u64 z = split & 0xff, next = split >> 32 & 0xff;
+      const u64 m = msg && Decrypt ? x ^ z : x;
+      word a{acc};
+      accumulate<8>(a, word{m}, word{reg}, word{next});
+      acc = a.v;
+      reg = reg >> 8 | next << 56;
+      if (msg) d.out[p - l.ad_end] = static_cast<u8>(x ^ z);
+    }
+    alignas(8) u8 tag[tag_bytes];
+    const u64 t = acc ^ reg;
+    for (size_t i = 0; i < tag_bytes; ++i) tag[i] = static_cast<u8>(t >> (8 * i));
+    if constexpr (Decrypt) {
+      u8 diff = 0;
+      for (size_t i = 0; i < tag_bytes; ++i) diff |= static_cast<u8>(tag[i] ^ d.tag[i]);
+      const bool ok = diff == 0;
+      t_.ok[d.index] = static_cast<u8>(ok);
+      // A rejected plaintext is zeroed by a mask, not behind a branch (as acorn.hpp).
+      const u8 keep = static_cast<u8>(0 - static_cast<u8>(ok));
+      keep_or_zero(d.out, d.len, keep);
+    } else {
+      std::memcpy(d.tag, tag, tag_bytes);
+    }
+    wipe(tag, sizeof tag);
+    wipe(&s, sizeof s);
+    wipe(&b, sizeof b);
+    wipe(&acc, sizeof acc);
+    wipe(&reg, sizeof reg);
+    wipe(key_[j], sizeof key_[j]);
+  }
+
+  static constexpr u64 idle_units = u64{1} << 62;  // never reached: idle lanes outlast the rest
+
+  const aead_task& t_;
+  lanes_state<V> st_;
+  alignas(64) u64 spill_[8][N];
+  alignas(64) u64 im_[N], kfs_[N], kfb_[N], fill_[N], dm_[N];
+  const u8* src_[N];
+  u8* dst_[N];
+  size_t src_step_[N], dst_step_[N];
+  u64 left_[N];
+  segment seg_[N];
+  bool busy_[N] = {};
+  size_t active_ = 0;  // lanes with a job
+  aead_desc job_[N];
+  layout layout_[N];
+  u64 key_[N][2];
+  u8 der_[N][max_der];
+  size_t stage_from_[N], stage_to_[N];
+  alignas(64) u8 in_stage_[N][stage_bytes];
+  alignas(64) u8 out_stage_[N][stage_bytes];
+  alignas(8) u8 zero_[8] = {};
+  alignas(8) u8 sink_[8];
+  aead_desc pend_[N];
+  size_t pend_n_ = 0, pend_i_ = 0;
+};
+
+template <class V>
+void run(const aead_task& t) {
+  if (t.decrypt) {
+    engine<V, true> e(t);
+    e.run();
+  } else {
+    engine<V, false> e(t);
+    e.run();
+  }
+}
+
+}  // namespace lwc::simd::LWC_SIMD_NS::eng::grain_lanes
+
+namespace lwc::simd::LWC_SIMD_NS::eng {
+
+template <>
+struct lane_kernel<lwc::grain::grain128aead> {
+  template <lane_vector V>
+    requires grain_lanes::spreads_bits<V>
+  static void aead(const aead_task& t) { grain_lanes::run<V>(t); }
+};
+
+}  // namespace lwc::simd::LWC_SIMD_NS::eng
