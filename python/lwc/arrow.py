@@ -32,10 +32,14 @@ Zero copy in: the engine reads a column's values and offsets buffers, and the ke
 rows, in place. Zero copy out: encrypt and decrypt write the result's values and offsets
 straight into buffers from the Arrow memory pool (ciphertext || tag of a row is written where
 the row's result goes), and the result is built with ``pa.Array.from_buffers`` on them, with no
-Python object per row. The copies that remain: a chunked key or nonce column is combined first,
-hashes gather the non-null rows when some rows are null (a column whose null rows hold bytes,
-which Arrow allows and pyarrow does not produce, is compacted first), and decrypt moves the
-verified plaintexts down over the rows that did not verify.
+Python object per row. The engine runs once per chunk, over as many threads as ``threads``
+asks (all cores by default), and splits the rows itself. The copies that remain: a chunked key
+or nonce column is combined first, one key for every row is repeated per row, rows that do not
+run (a null message, key or nonce, a ciphertext shorter than the tag) make the encrypt or
+decrypt gather the other rows first, hashes gather the non-null rows when some rows are null (a
+column whose null rows hold bytes, which Arrow allows and pyarrow does not produce, is
+compacted first), and decrypt moves the verified plaintexts down over the rows that did not
+verify.
 
 Nulls: null in, null out. A row is null in the result when its message (ciphertext), key or
 nonce is null; such rows are not given to the engine at all (nothing is encrypted, hashed or
@@ -247,9 +251,7 @@ def _is_large(arr: pa.Array) -> bool:
 # ---- AEAD ------------------------------------------------------------------------------------
 
 def _aead_setup(name: str, tag_length: Optional[int]) -> Tuple[dict, int]:
-    info = _batch._aead_info(name)
-    if name not in _lwc._batch_algorithms():
-        raise ValueError(f"the batch engine does not run {name!r} (see lwc.batch.algorithms())")
+    info = _batch._aead_info(name)  # the batch engine runs every registered algorithm
     return info, _batch._tag_length(info, tag_length)
 
 
@@ -302,7 +304,7 @@ def _aead_piece(decrypting: bool, info: dict, tag: int, keys: Any, nonces: Any, 
         ad_values = ad.buffers()[2]
         ad_valid = _validity(ad)  # a null entry is no associated data, whatever its offsets span
     values, out_offsets, ok, used, out_large = _lwc._arrow_aead(
-        decrypting, info["name"], key_rows, nonce_rows, second_rows, data.buffers()[2], offsets,
+        decrypting, info["index"], key_rows, nonce_rows, second_rows, data.buffers()[2], offsets,
         large, valid, ad_values, ad_offsets, ad_large, ad_valid, tag, large, pa.allocate_buffer,
         threads, backend)
     typ = pa.large_binary() if out_large else pa.binary()
@@ -480,9 +482,9 @@ def _hash_piece(info: dict, length: int, data: pa.Array, keys: Any, threads, bac
     msgs = _Var(data, valid, "messages")
     m = len(msgs.lengths)
     if m:
-        out = _lwc._batch_hash(info["name"], msgs.data, msgs.offsets, length,
+        out = _lwc._batch_hash(info["index"], (msgs.data, msgs.offsets), length,
                                None if key_rows is None else _select(key_rows, valid),
-                               None, None, threads, backend)
+                               None, threads, backend, False)
     else:
         out = b""
     if valid is not None and m != n:
@@ -510,8 +512,6 @@ def hash(name: str, messages: ArrayLike, length: Optional[int] = None, *, keys: 
     info = _batch._INFOS.get(name) if isinstance(name, str) else None
     if info is None or info["kind"] == "aead":
         raise ValueError(f"unknown hash, XOF, MAC or PRF {name!r}")
-    if name not in _lwc._batch_algorithms():
-        raise ValueError(f"the batch engine does not run {name!r} (see lwc.batch.algorithms())")
     keyed = info["kind"] in ("mac", "prf")
     if keyed and keys is None:
         raise ValueError(f"{name}: keys are required, pa.binary({info['key_size']}) rows or one key")

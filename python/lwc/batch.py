@@ -52,7 +52,7 @@ from __future__ import annotations
 import sys as _sys
 from array import array
 from itertools import accumulate
-from typing import Any, Literal, NamedTuple, Optional, Tuple
+from typing import Any, Literal, Optional, Tuple
 
 from . import _cuda_arrays, _lwc
 
@@ -163,21 +163,21 @@ def _check_contiguous(items: Any, what: str) -> None:
         raise TypeError(f"{what}: the array is not C-contiguous (numpy.ascontiguousarray copies it)")
 
 
-def _pack(items: Any, what: str) -> Tuple[Any, array, int, Optional[int]]:
-    """Back-to-back data, uint64 offsets, count, and the common length of 2-D array input."""
+def _rows(items: Any, what: str) -> Tuple[Any, int]:
+    """A column of messages for the extension, and its length: an N x L array as it is (its
+    rows are read in place), other iterables joined, with their int64 offsets."""
     if isinstance(items, (bytes, bytearray, memoryview, str)):
         raise TypeError(f"{what} must be a list of messages (or a 2-D array), not one message")
     if _is_array(items):
         if items.ndim != 2 or items.dtype.itemsize != 1:
             raise ValueError(f"{what}: expected an N x L uint8 array, got shape {items.shape} of {items.dtype}")
         _check_contiguous(items, what)
-        n, length = items.shape
-        return items, array("Q", range(0, n * length + 1, length) if length else [0] * (n + 1)), n, length
+        return items, items.shape[0]
     items = list(items)
     for i, item in enumerate(items):
         _check_bytes_like(item, what, i)
     sizes = [memoryview(item).nbytes for item in items]
-    return b"".join(items), array("Q", accumulate(sizes, initial=0)), len(items), None
+    return (b"".join(items), array("q", accumulate(sizes, initial=0))), len(items)
 
 
 def _pack_fixed(items: Any, n: int, size: int, what: str, in_place: bool = True) -> Any:
@@ -200,7 +200,9 @@ def _pack_fixed(items: Any, n: int, size: int, what: str, in_place: bool = True)
     return b"".join(items)
 
 
-_INFOS = {info["name"]: info for info in _lwc.registry()}
+# Each entry knows its registry index: the extension takes the index, so that a batch call
+# looks its algorithm's name up once, here.
+_INFOS = {info["name"]: dict(info, index=i) for i, info in enumerate(_lwc.registry())}
 
 
 def _aead_info(name: str) -> dict:
@@ -248,95 +250,6 @@ def _tag_length(info: dict, tag_length: Optional[int]) -> int:
     return tag_length
 
 
-def _fixed_bytes(items: Any, n: int, size: int, what: str) -> bytes:
-    packed = _pack_fixed(items, n, size, what, in_place=False)
-    return packed.tobytes() if _is_array(packed) else packed
-
-
-def _check_sealed_array(sealed: Any, what: str) -> None:
-    if sealed.ndim != 2 or sealed.dtype.itemsize != 1:
-        raise ValueError(f"{what}: expected an N x L uint8 array, got shape {sealed.shape} of {sealed.dtype}")
-
-
-def _attach_tags(ciphertexts: Any, tags: Any, tag: int) -> Any:
-    """ciphertext || tag per job (the CPU engine's form) from ciphertexts and detached tags."""
-    if isinstance(ciphertexts, (bytes, bytearray, memoryview, str)):
-        raise TypeError("ciphertexts must be a list of messages (or a 2-D array), not one message")
-    if _is_array(ciphertexts):
-        import numpy as np
-
-        _check_sealed_array(ciphertexts, "ciphertexts")
-        n = ciphertexts.shape[0]
-        tag_rows = np.frombuffer(_fixed_bytes(tags, n, tag, "tags"), dtype=np.uint8).reshape(n, tag)
-        return np.concatenate((ciphertexts.view(np.uint8), tag_rows), axis=1)
-    items = list(ciphertexts)
-    tag_bytes = _fixed_bytes(tags, len(items), tag, "tags")
-    for i, item in enumerate(items):
-        _check_bytes_like(item, "ciphertexts", i)
-    return [b"".join((item, tag_bytes[i * tag:(i + 1) * tag])) for i, item in enumerate(items)]
-
-
-def _detach_tags(sealed: Any, tag: int) -> Tuple[Any, Any]:
-    """(ciphertexts, tags) (the CUDA engine's form) from ciphertext || tag per job."""
-    if isinstance(sealed, (bytes, bytearray, memoryview, str)):
-        raise TypeError("ciphertexts must be a list of messages (or a 2-D array), not one message")
-    if _is_array(sealed):
-        import numpy as np
-
-        _check_sealed_array(sealed, "ciphertexts")
-        length = sealed.shape[1] - tag
-        if length < 0:
-            raise ValueError(f"ciphertexts: rows of {sealed.shape[1]} bytes are shorter than the {tag}-byte tag")
-        return np.ascontiguousarray(sealed[:, :length]), sealed[:, length:]
-    items = list(sealed)
-    ciphertexts, tags = [], []
-    for i, item in enumerate(items):
-        _check_bytes_like(item, "ciphertexts", i)
-        view = memoryview(item).cast("B")
-        if len(view) < tag:
-            raise ValueError(f"ciphertext {i} is shorter than the {tag}-byte tag")
-        ciphertexts.append(view[:len(view) - tag])
-        tags.append(view[len(view) - tag:])
-    return ciphertexts, tags
-
-
-class _HostJobs(NamedTuple):
-    """Checked host inputs, packed as the extension takes them."""
-
-    info: dict
-    data: Any
-    offsets: array
-    n: int
-    length: Optional[int]  # the row length of array input
-    keys: Any
-    nonces: Any
-    ad: Any
-    ad_offsets: Optional[array]
-    second_keys: Any
-
-    def args(self, decrypting: bool) -> tuple:
-        return (decrypting, self.info["name"], self.keys, self.nonces, self.data, self.offsets,
-                self.ad, self.ad_offsets, self.second_keys)
-
-
-def _host_jobs(decrypting: bool, info: dict, keys: Any, nonces: Any, data: Any,
-               associated_data: Any, second_keys: Any) -> _HostJobs:
-    packed, offsets, n, length = _pack(data, "ciphertexts" if decrypting else "messages")
-    key_buf = _pack_fixed(keys, n, info["key_size"], "keys")
-    nonce_buf = _pack_fixed(nonces, n, info["nonce_size"], "nonces")
-    ad_buf, ad_offsets = None, None
-    if associated_data is not None:
-        ad_buf, ad_offsets, n_ad, _ = _pack(associated_data, "associated_data")
-        if n_ad != n:
-            raise ValueError(f"associated_data: expected {n} entries (one per message), got {n_ad}")
-    second_buf = None
-    if second_keys is not None:
-        if not info["second_key_size"]:
-            raise ValueError(f"{info['name']}: nonce masking (second keys) is not supported")
-        second_buf = _pack_fixed(second_keys, n, info["second_key_size"], "second_keys")
-    return _HostJobs(info, packed, offsets, n, length, key_buf, nonce_buf, ad_buf, ad_offsets, second_buf)
-
-
 def _aead_setup(name: str, tag_length: Optional[int], device: str, threads: Optional[int],
                 backend: Optional[str]) -> Tuple[dict, int]:
     info = _aead_info(name)
@@ -346,18 +259,27 @@ def _aead_setup(name: str, tag_length: Optional[int], device: str, threads: Opti
     return info, tag
 
 
-def _plaintexts(out: bytes, ok: bytes, jobs: _HostJobs, shift: int) -> Tuple[Any, Any]:
-    """The results of decrypting: plaintext i at jobs.offsets[i] - i * shift in `out`."""
-    n, offsets = jobs.n, jobs.offsets
-    if jobs.length is not None:
-        import numpy as np
-        plain = np.frombuffer(out, dtype=np.uint8).reshape(n, jobs.length - shift).copy()
-        return plain, np.frombuffer(ok, dtype=np.uint8).astype(bool)
-    base = offsets[0]
-    flags = [bool(b) for b in ok]
-    plain = [out[offsets[i] - base - i * shift: offsets[i + 1] - base - (i + 1) * shift] if flags[i] else None
-             for i in range(n)]
-    return plain, flags
+def _host_aead(decrypting: bool, info: dict, tag: int, keys: Any, nonces: Any, data: Any,
+               associated_data: Any, second_keys: Any, tags: Any, detached: bool,
+               threads: Optional[int], backend: Optional[str], device: str):
+    """One call of the engine on the packed job form: every column read in place, the results
+    (tags appended or detached) written in place."""
+    rows, n = _rows(data, "ciphertexts" if decrypting else "messages")
+    ad_rows = None
+    if associated_data is not None:
+        ad_rows, n_ad = _rows(associated_data, "associated_data")
+        if n_ad != n:
+            raise ValueError(f"associated_data: expected {n} entries (one per message), got {n_ad}")
+    second = None
+    if second_keys is not None:
+        if not info["second_key_size"]:
+            raise ValueError(f"{info['name']}: nonce masking (second keys) is not supported")
+        second = _pack_fixed(second_keys, n, info["second_key_size"], "second_keys")
+    return _lwc._batch_aead(
+        decrypting, info["index"], _pack_fixed(keys, n, info["key_size"], "keys"),
+        _pack_fixed(nonces, n, info["nonce_size"], "nonces"), rows, ad_rows, second,
+        None if tags is None else _pack_fixed(tags, n, tag, "tags"), tag, detached, threads,
+        backend, device == "cuda")
 
 
 def encrypt(name: str, keys: Any, nonces: Any, messages: Any, associated_data: Any = None, *,
@@ -384,37 +306,12 @@ def encrypt(name: str, keys: Any, nonces: Any, messages: Any, associated_data: A
         messages = _listed(messages, "messages")
         n = len(messages)
         return _lwc._batch_aead_lists(
-            False, name, _listed_fixed(keys, n, info["key_size"], "keys"),
+            False, info["index"], _listed_fixed(keys, n, info["key_size"], "keys"),
             _listed_fixed(nonces, n, info["nonce_size"], "nonces"), messages,
             None if associated_data is None else _listed(associated_data, "associated_data"),
             _second_keys_listed(info, second_keys, n), None, tag, detached, threads, backend)
-    jobs = _host_jobs(False, info, keys, nonces, messages, associated_data, second_keys)
-    n, offsets, length = jobs.n, jobs.offsets, jobs.length
-    if device == "cuda":
-        # Ciphertext i at the message's offsets, tag i at i * tag.
-        out, tags = _lwc._cuda_aead(*jobs.args(False), None, tag)
-        if length is not None:
-            import numpy as np
-            ciphertexts = np.frombuffer(out, dtype=np.uint8).reshape(n, length)
-            tag_rows = np.frombuffer(tags, dtype=np.uint8).reshape(n, tag)
-            if detached:
-                return ciphertexts.copy(), tag_rows.copy()
-            return np.concatenate((ciphertexts, tag_rows), axis=1)
-        cts = [out[offsets[i]:offsets[i + 1]] for i in range(n)]
-        tag_list = [tags[i * tag:(i + 1) * tag] for i in range(n)]
-        return (cts, tag_list) if detached else [c + t for c, t in zip(cts, tag_list)]
-    # ciphertext || tag per job, job i from offsets[i] + i * tag.
-    out, _ = _lwc._batch_aead(*jobs.args(False), tag, threads, backend)
-    if length is not None:
-        import numpy as np
-        sealed = np.frombuffer(out, dtype=np.uint8).reshape(n, length + tag)
-        return (sealed[:, :length].copy(), sealed[:, length:].copy()) if detached else sealed.copy()
-    base = offsets[0]
-    ends = [offsets[i + 1] - base + i * tag for i in range(n)]
-    if detached:
-        return ([out[offsets[i] - base + i * tag: ends[i]] for i in range(n)],
-                [out[ends[i]: ends[i] + tag] for i in range(n)])
-    return [out[offsets[i] - base + i * tag: ends[i] + tag] for i in range(n)]
+    return _host_aead(False, info, tag, keys, nonces, messages, associated_data, second_keys,
+                      None, detached, threads, backend, device)
 
 
 def decrypt(name: str, keys: Any, nonces: Any, ciphertexts: Any, associated_data: Any = None, *,
@@ -435,27 +332,17 @@ def decrypt(name: str, keys: Any, nonces: Any, ciphertexts: Any, associated_data
     if on_gpu:
         return _cuda_arrays.decrypt(name, info, tag, keys, nonces, ciphertexts, tags,
                                     associated_data, second_keys)
-    if device == "cuda":
-        if tags is None:
-            ciphertexts, tags = _detach_tags(ciphertexts, tag)
-        jobs = _host_jobs(True, info, keys, nonces, ciphertexts, associated_data, second_keys)
-        tag_buf = _fixed_bytes(tags, jobs.n, tag, "tags")
-        out, ok = _lwc._cuda_aead(*jobs.args(True), tag_buf, tag)
-        return _plaintexts(out, ok, jobs, 0)
-    if not _is_array(ciphertexts):
+    if device == "cpu" and not _is_array(ciphertexts):
         ciphertexts = _listed(ciphertexts, "ciphertexts")
         n = len(ciphertexts)
         return _lwc._batch_aead_lists(
-            True, name, _listed_fixed(keys, n, info["key_size"], "keys"),
+            True, info["index"], _listed_fixed(keys, n, info["key_size"], "keys"),
             _listed_fixed(nonces, n, info["nonce_size"], "nonces"), ciphertexts,
             None if associated_data is None else _listed(associated_data, "associated_data"),
             _second_keys_listed(info, second_keys, n),
             None if tags is None else _listed_fixed(tags, n, tag, "tags"), tag, False, threads, backend)
-    if tags is not None:
-        ciphertexts = _attach_tags(ciphertexts, tags, tag)
-    jobs = _host_jobs(True, info, keys, nonces, ciphertexts, associated_data, second_keys)
-    out, ok = _lwc._batch_aead(*jobs.args(True), tag, threads, backend)
-    return _plaintexts(out, ok, jobs, tag)
+    return _host_aead(True, info, tag, keys, nonces, ciphertexts, associated_data, second_keys,
+                      tags, False, threads, backend, device)
 
 
 def hash(name: str, messages: Any, *, length: Optional[int] = None, keys: Any = None,
@@ -501,22 +388,18 @@ def hash(name: str, messages: Any, *, length: Optional[int] = None, keys: Any = 
         messages = _listed(messages, "messages")
         n = len(messages)
         return _lwc._batch_hash_lists(
-            name, messages, length, _listed_fixed(keys, n, info["key_size"], "keys") if keyed else None,
+            info["index"], messages, length, _listed_fixed(keys, n, info["key_size"], "keys") if keyed else None,
             None if customization is None else _listed(customization, "customization"),
             threads, backend)
-    packed, offsets, n, common = _pack(messages, "messages")
-    key_buf = _fixed_bytes(keys, n, info["key_size"], "keys") if keyed else None
-    custom = custom_offsets = None
+    rows, n = _rows(messages, "messages")
+    custom = None
     if customization is not None:
-        custom, custom_offsets, m, _ = _pack(customization, "customization")
+        custom, m = _rows(customization, "customization")
         if m != n:
             raise ValueError(f"customization: expected {n} entries (one per message), got {m}")
-    if device == "cuda":
-        out = _lwc._cuda_hash(name, packed, offsets, length, key_buf, custom, custom_offsets)
-    else:
-        out = _lwc._batch_hash(name, packed, offsets, length, key_buf, custom, custom_offsets,
-                               threads, backend)
-    if common is not None:
-        import numpy as np
-        return np.frombuffer(out, dtype=np.uint8).reshape(n, length).copy()
+    key_buf = _pack_fixed(keys, n, info["key_size"], "keys") if keyed else None
+    out = _lwc._batch_hash(info["index"], rows, length, key_buf, custom, threads, backend,
+                           device == "cuda")
+    if _is_array(messages):
+        return out
     return [out[i * length:(i + 1) * length] for i in range(n)]

@@ -2,38 +2,30 @@
 // lwc.arrow's AEAD path: Arrow binary columns straight into the batch engine and back.
 //
 // lwc/arrow.py hands over the column's own buffers (values, 32- or 64-bit offsets as Arrow
-// stores them, fixed-size key and nonce rows, or one key or nonce for all rows) and an
-// allocator (pa.allocate_buffer). Here, in one pass over the offsets, the rows are checked, the
-// result's Arrow offsets are written and its size is found; the result buffers come from the
-// Arrow memory pool, and the engine writes ciphertext || tag of each row straight into the
-// result's values buffer. Nothing is converted per row in Python, and no job list of the
-// whole column is built: each thread builds the jobs of a few thousand rows at a time in a
-// buffer of its own (a whole-column job list is 112 bytes per row, several times the
-// ciphertext at 64 B rows, and its pages cost more to fault in than the rows cost to encrypt).
+// stores them, fixed-size key and nonce rows, or one key for all rows) and an allocator
+// (pa.allocate_buffer). The column becomes the packed job form (<lwc/packed_jobs.hpp>) as it
+// is: its offsets are the jobs' offsets, the result's offsets are written once into a buffer
+// from the Arrow memory pool, and the engine writes ciphertext || tag of each row straight
+// into the result's values buffer, with the caller's thread count (the engine splits the
+// work). Rows that do not run (a null message, key or nonce, a ciphertext shorter than the
+// tag) are left out of the engine's jobs: those rows are gathered into buffers of their own
+// first, the only copy, taken only when such rows exist.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
-#include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <exception>
 #include <limits>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include <lwc/batch.hpp>
 #include <lwc/registry.hpp>
 
-#include "size_math.hpp"
-
-namespace nb = nanobind;
-using namespace nb::literals;
+#include "columns.hpp"
+#include "common.hpp"
 
 namespace lwc::python {
 
@@ -41,210 +33,66 @@ void register_arrow_columns(nb::module_& m);
 
 namespace {
 
-[[noreturn]] void value_error(const std::string& msg) { throw nb::value_error(msg.c_str()); }
-std::string num(std::size_t n) { return std::to_string(n); }
+using namespace nb::literals;
+using lwc::jobs::column;
+using lwc::jobs::columns::reader;
 
-// A C-contiguous buffer held through the buffer protocol for the whole call (the engine reads
-// and writes it without the GIL). None gives an empty view when allowed.
-class held_buffer {
- public:
-  held_buffer(nb::handle obj, const char* what, bool write, bool none_ok = false) {
-    if (none_ok && obj.is_none()) return;
-    if (PyObject_GetBuffer(obj.ptr(), &view_, write ? PyBUF_WRITABLE : PyBUF_SIMPLE) != 0) {
-      PyErr_Clear();
-      throw nb::type_error((std::string(what) + ": a contiguous " + (write ? "writable " : "") +
-                            "buffer is expected, not '" + Py_TYPE(obj.ptr())->tp_name + "'")
-                               .c_str());
-    }
-    held_ = true;
-  }
-  held_buffer(const held_buffer&) = delete;
-  held_buffer& operator=(const held_buffer&) = delete;
-  ~held_buffer() {
-    if (held_) PyBuffer_Release(&view_);
-  }
-  bool present() const { return held_; }
-  std::uint8_t* data() const { return static_cast<std::uint8_t*>(view_.buf); }
-  std::size_t size() const { return held_ ? static_cast<std::size_t>(view_.len) : 0; }
-
- private:
-  Py_buffer view_{};
-  bool held_ = false;
-};
-
-// Arrow offsets of a binary column (int32 or int64, the array's slice already applied:
-// n + 1 entries), read as absolute positions into the values buffer.
-struct arrow_offsets {
-  const std::uint8_t* raw = nullptr;
-  bool large = false;
-  std::uint64_t operator[](std::size_t i) const {
-    if (large) {
-      std::int64_t v;
-      std::memcpy(&v, raw + 8 * i, 8);
-      return static_cast<std::uint64_t>(v);
-    }
-    std::int32_t v;
-    std::memcpy(&v, raw + 4 * i, 4);
-    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(v));
-  }
-};
-
-// Checks that offsets hold n + 1 entries, start at or above 0, do not decrease and stay
-// inside the values buffer.
-arrow_offsets checked_offsets(const held_buffer& offsets, bool large, std::size_t n,
-                              std::size_t values_size, const char* what) {
+// An Arrow offsets buffer (int32, or int64 when large) over `values`, checked by the engines'
+// own column check: n + 1 entries, from 0 up, never decreasing, inside the values.
+column arrow_column(const lwc::algorithm& a, const held_buffer& values, const held_buffer& offsets,
+                    bool large, const char* what, std::size_t& n) {
   const std::size_t width = large ? 8 : 4;
-  if (offsets.size() != checked_mul(checked_add(n, 1, what), width, what))
-    value_error(std::string(what) + ": " + num(n + 1) + " offsets of " + num(width) +
-                " bytes expected, got " + num(offsets.size()) + " bytes");
-  const arrow_offsets off{offsets.data(), large};
-  if (large) {
-    std::int64_t first;
-    std::memcpy(&first, offsets.data(), 8);
-    if (first < 0) value_error(std::string(what) + ": negative offset");
-  } else {
-    std::int32_t first;
-    std::memcpy(&first, offsets.data(), 4);
-    if (first < 0) value_error(std::string(what) + ": negative offset");
-  }
-  std::uint64_t prev = off[0];
-  for (std::size_t i = 1; i <= n; ++i) {
-    const std::uint64_t cur = off[i];
-    // A negative int64 reads as a huge unsigned value and is caught by the bound below.
-    if (cur < prev) value_error(std::string(what) + ": offsets must not decrease");
-    prev = cur;
-  }
-  if (prev > values_size) value_error(std::string(what) + ": offsets run past the values buffer");
-  return off;
+  if (offsets.size() < width || offsets.size() % width != 0)
+    value_error(std::string(what) + ": an array of " + num(width) + "-byte offsets is expected");
+  n = offsets.size() / width - 1;
+  const column c = large ? column::with_offsets<std::int64_t>(
+                               values.view(), {reinterpret_cast<const std::int64_t*>(offsets.data()), n + 1})
+                         : column::with_offsets<std::int32_t>(
+                               values.view(), {reinterpret_cast<const std::int32_t*>(offsets.data()), n + 1});
+  check_column(a, what, c, n);
+  return c;
 }
 
-// n rows of `size` bytes each, or one row for all (stride 0).
-struct fixed_rows {
-  const std::uint8_t* data = nullptr;
-  std::size_t stride = 0, size = 0;
-  lwc::bytes_view operator[](std::size_t i) const { return {data + i * stride, size}; }
+// Keys, nonces or second keys: n rows of `size` bytes, or one value for every row.
+column key_rows(column_buffers& cols, const held_buffer& b, std::size_t n, std::size_t size,
+                const char* what) {
+  if (n != 1 && b.size() == size) return cols.repeated(b.view(), n);
+  if (b.size() != checked_mul(n, size, what))
+    value_error(std::string(what) + ": " + num(n) + " rows of " + num(size) +
+                " bytes or one value expected, got " + num(b.size()) + " bytes");
+  return column::fixed(b.view(), size);
+}
+
+// The rows that run, gathered: element k of each column is element rows[k] of the column
+// given (associated data: empty where ad_valid says null).
+struct gathered {
+  std::vector<std::uint8_t> keys, nonces, second, in, ad;
+  std::vector<std::uint64_t> in_off, ad_off;
 };
 
-fixed_rows checked_fixed(const held_buffer& buf, std::size_t n, std::size_t size, const char* what) {
-  if (!buf.present()) return {};
-  if (buf.size() == size) return {buf.data(), 0, size};  // one value for every row
-  if (buf.size() != checked_mul(n, size, what))
-    value_error(std::string(what) + ": " + num(n) + " rows of " + num(size) + " bytes or one value expected, got " +
-                num(buf.size()) + " bytes");
-  return {buf.data(), size, size};
+column gather_fixed(std::vector<std::uint8_t>& to, const column& c, std::size_t size,
+                    const std::vector<std::size_t>& rows) {
+  const reader<const std::uint8_t> r(c);
+  to.resize(rows.size() * size);
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (size != 0) std::memcpy(to.data() + k * size, r[rows[k]].data, size);
+  return column::fixed({to.data(), to.size()}, size);
 }
 
-// Rows are processed a chunk at a time: the chunk's job descriptors (112 bytes each) stay in
-// the thread's cache, and the engine's lanes are kept full but for the last few rows of a
-// chunk.
-constexpr std::size_t chunk_rows = 2048;
-
-struct column_job {
-  const lwc::algorithm* a;
-  bool decrypt;
-  std::size_t n, tag_len;
-  fixed_rows keys, nonces, second_keys;
-  const std::uint8_t* in;
-  arrow_offsets in_off;
-  const std::uint8_t* ad;
-  arrow_offsets ad_off;
-  bool has_ad;
-  const std::uint8_t* ad_valid;  // or null: every entry valid
-  const std::uint8_t* run;       // or null: every row runs
-  std::uint8_t* out;
-  arrow_offsets out_pos;         // the result's offsets: where each row's result goes
-  std::uint8_t* ok;              // decrypt: n flags
-  lwc::batch::options opt;
-};
-
-// Runs rows [first, last): builds their jobs in `jobs` and hands them to the engine on this
-// thread.
-void run_rows(const column_job& c, std::size_t first, std::size_t last,
-              std::vector<lwc::batch::aead_job>& jobs, std::vector<std::uint8_t>& ok,
-              std::vector<std::size_t>& index) {
-  jobs.clear();
-  index.clear();
-  for (std::size_t i = first; i < last; ++i) {
-    if (c.run != nullptr && c.run[i] == 0) continue;
-    const std::uint64_t start = c.in_off[i], len = c.in_off[i + 1] - start;
-    lwc::batch::aead_job j;
-    j.key = c.keys[i];
-    j.nonce = c.nonces[i];
-    if (c.second_keys.data != nullptr) j.second_key = c.second_keys[i];
-    if (c.has_ad && (c.ad_valid == nullptr || c.ad_valid[i] != 0)) {
-      const std::uint64_t a0 = c.ad_off[i];
-      j.ad = {c.ad + a0, static_cast<std::size_t>(c.ad_off[i + 1] - a0)};
-    }
-    std::uint8_t* o = c.out + c.out_pos[i];
-    const std::uint8_t* in = c.in + start;
-    if (c.decrypt) {
-      const std::size_t body = static_cast<std::size_t>(len) - c.tag_len;
-      j.in = {in, body};
-      j.tag = {const_cast<std::uint8_t*>(in) + body, c.tag_len};  // read only when decrypting
-      j.out = {o, body};
-      index.push_back(i);
-    } else {
-      j.in = {in, static_cast<std::size_t>(len)};
-      j.out = {o, static_cast<std::size_t>(len)};
-      j.tag = {o + len, c.tag_len};
-    }
-    jobs.push_back(j);
+column gather_var(std::vector<std::uint8_t>& to, std::vector<std::uint64_t>& off, const column& c,
+                  const std::vector<std::size_t>& rows, const std::uint8_t* valid) {
+  const reader<const std::uint8_t> r(c);
+  off.assign(rows.size() + 1, 0);
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (valid == nullptr || valid[rows[k]] != 0) total += r[rows[k]].size;
+    off[k + 1] = total;
   }
-  if (jobs.empty()) return;
-  if (c.decrypt) {
-    ok.resize(jobs.size());
-    (void)lwc::batch::decrypt(*c.a, jobs, ok, c.tag_len, c.opt);
-    for (std::size_t k = 0; k < index.size(); ++k) c.ok[index[k]] = ok[k];
-  } else {
-    lwc::batch::encrypt(*c.a, jobs, c.tag_len, c.opt);
-  }
+  to.resize(total);
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (off[k + 1] != off[k]) std::memcpy(to.data() + off[k], r[rows[k]].data, off[k + 1] - off[k]);
+  return column::with_offsets<std::uint64_t>({to.data(), to.size()}, off);
 }
-
-// The threads of one call take chunks of rows from a shared counter. As the engine does, a
-// thread is started only for every 16 KiB of work: starting one costs tens of microseconds.
-void run_column(const column_job& c, std::uint64_t bytes, unsigned threads) {
-  constexpr std::uint64_t min_work = 16384;
-  const std::size_t chunks = (c.n + chunk_rows - 1) / chunk_rows;
-  std::size_t t = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-  t = std::min<std::size_t>(t, chunks);
-  t = static_cast<std::size_t>(std::min<std::uint64_t>(t, std::max<std::uint64_t>(1, bytes / min_work)));
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::atomic<bool> failed{false};
-  std::mutex failure_lock;
-  const auto work = [&] {
-    std::vector<lwc::batch::aead_job> jobs;
-    std::vector<std::uint8_t> ok;
-    std::vector<std::size_t> index;
-    jobs.reserve(chunk_rows);
-    if (c.decrypt) index.reserve(chunk_rows);
-    try {
-      for (;;) {
-        if (failed.load(std::memory_order_relaxed)) return;
-        const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
-        if (k >= chunks) return;
-        run_rows(c, k * chunk_rows, std::min(c.n, (k + 1) * chunk_rows), jobs, ok, index);
-      }
-    } catch (...) {
-      const std::lock_guard<std::mutex> hold(failure_lock);
-      if (!failure) failure = std::current_exception();
-      failed.store(true, std::memory_order_relaxed);
-    }
-  };
-  std::vector<std::thread> workers;
-  for (std::size_t r = 1; r < t; ++r) {
-    try {
-      workers.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: the ones running take the remaining chunks
-    }
-  }
-  work();
-  for (std::thread& w : workers) w.join();
-  if (failure) std::rethrow_exception(failure);
-}
-
-nb::object allocate(nb::handle alloc, std::size_t size) { return alloc(size); }
 
 // Encrypt: returns (values, offsets, None): ciphertext || tag of every row that runs, the
 // other rows empty. Decrypt: (values, offsets, ok): the plaintexts of the rows that verified,
@@ -253,103 +101,91 @@ nb::object allocate(nb::handle alloc, std::size_t size) { return alloc(size); }
 // offsets of 64 bits when out_large or the result needs them, else 32, starting at 0. Also
 // returned: how many bytes of values the rows use (values may be longer; the rest is zeros),
 // and whether the offsets are 64-bit.
-nb::tuple arrow_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
-                     nb::handle nonces_obj, nb::handle second_obj, nb::handle values_obj,
-                     nb::handle offsets_obj, bool large, nb::handle run_obj, nb::handle ad_obj,
-                     nb::handle ad_offsets_obj, bool ad_large, nb::handle ad_valid_obj,
-                     std::size_t tag_len, bool out_large, nb::handle alloc, nb::handle threads,
-                     nb::handle backend) {
-  const lwc::algorithm* a = lwc::find_algorithm(name);
-  if (a == nullptr || !a->is_aead()) value_error("unknown AEAD algorithm '" + name + "'");
-  const held_buffer values(values_obj, "values", false, true), offsets(offsets_obj, "offsets", false),
-      keys(keys_obj, "keys", false), nonces(nonces_obj, "nonces", false),
-      second(second_obj, "second_keys", false, true), run(run_obj, "rows", false, true),
-      ad(ad_obj, "associated_data", false, true),
-      ad_offsets(ad_offsets_obj, "associated_data offsets", false, true),
-      ad_valid(ad_valid_obj, "associated_data validity", false, true);
-  // lwc/arrow.py passes a checked tag length; the first pass below sizes the result with it
-  // before the engine sees it.
-  if (tag_len < a->min_tag_size || tag_len > a->tag_size)
-    value_error(name + ": tag length " + num(tag_len) + " outside " + num(a->min_tag_size) + ".." +
-                num(a->tag_size));
-  const std::size_t width = large ? 8 : 4;
-  if (offsets.size() < width || offsets.size() % width != 0)
-    value_error("offsets: an array of " + num(width) + "-byte offsets is expected");
-  const std::size_t n = offsets.size() / width - 1;
-  const arrow_offsets in_off = checked_offsets(offsets, large, n, values.size(), "messages");
-  column_job c{};
-  c.a = a;
-  c.decrypt = decrypt;
-  c.n = n;
-  c.tag_len = tag_len;
-  c.keys = checked_fixed(keys, n, a->key_size, "keys");
-  c.nonces = checked_fixed(nonces, n, a->nonce_size, "nonces");
-  if (second.present()) c.second_keys = checked_fixed(second, n, a->second_key_size, "second_keys");
-  c.in = values.data();
-  c.in_off = in_off;
+nb::tuple arrow_aead(bool decrypt, std::size_t index, nb::handle keys_obj, nb::handle nonces_obj,
+                     nb::handle second_obj, nb::handle values_obj, nb::handle offsets_obj,
+                     bool large, nb::handle run_obj, nb::handle ad_obj, nb::handle ad_offsets_obj,
+                     bool ad_large, nb::handle ad_valid_obj, std::size_t tag_len, bool out_large,
+                     nb::handle alloc, nb::handle threads, nb::handle backend) {
+  const lwc::algorithm& a = entry_at(index, true);
+  const held_buffer values(values_obj, "values", true), offsets(offsets_obj, "offsets"),
+      keys(keys_obj, "keys"), nonces(nonces_obj, "nonces"),
+      second(second_obj, "second_keys", true), run_mask(run_obj, "rows", true),
+      ad(ad_obj, "associated_data", true),
+      ad_offsets(ad_offsets_obj, "associated_data offsets", true),
+      ad_valid(ad_valid_obj, "associated_data validity", true);
+  // lwc/arrow.py passes a checked tag length; the pass below sizes the result with it before
+  // the engine sees it.
+  if (tag_len < a.min_tag_size || tag_len > a.tag_size)
+    value_error(str(a.name) + ": tag length " + num(tag_len) + " outside " + num(a.min_tag_size) +
+                ".." + num(a.tag_size));
+  column_buffers cols;
+  lwc::batch::packed_aead_jobs jobs;
+  std::size_t n = 0;
+  jobs.in = arrow_column(a, values, offsets, large, "messages", n);
+  jobs.keys = key_rows(cols, keys, n, a.key_size, "keys");
+  jobs.nonces = key_rows(cols, nonces, n, a.nonce_size, "nonces");
+  if (second.present()) jobs.second_keys = key_rows(cols, second, n, a.second_key_size, "second_keys");
+  const std::uint8_t* ad_ok = nullptr;  // null: every entry valid
   if (ad_offsets.present()) {
-    c.ad_off = checked_offsets(ad_offsets, ad_large, n, ad.size(), "associated_data");
-    c.ad = ad.data();
-    c.has_ad = true;
+    std::size_t n_ad = 0;
+    jobs.ad = arrow_column(a, ad, ad_offsets, ad_large, "associated_data", n_ad);
+    if (n_ad != n) value_error("associated_data: " + num(n_ad) + " entries for " + num(n) + " rows");
     if (ad_valid.present()) {
       if (ad_valid.size() != n) value_error("associated_data validity: one byte per row expected");
-      c.ad_valid = ad_valid.data();
+      ad_ok = ad_valid.data();
     }
   }
-  if (run.present()) {
-    if (run.size() != n) value_error("rows: one byte per row expected");
-    c.run = run.data();
+  const std::uint8_t* run = nullptr;
+  if (run_mask.present()) {
+    if (run_mask.size() != n) value_error("rows: one byte per row expected");
+    run = run_mask.data();
   }
-  std::string backend_name;
-  if (!threads.is_none()) c.opt.threads = nb::cast<unsigned>(threads);
-  if (!backend.is_none()) {
-    backend_name = nb::cast<std::string>(backend);
-    c.opt.backend = backend_name;
-  }
-  const unsigned thread_count = c.opt.threads;
-  c.opt.threads = 1;  // the threads are this file's; the engine runs each chunk on its caller
 
-  // A first pass finds the result's size (and so the width of its offsets); a ciphertext
-  // shorter than the tag does not run.
-  std::vector<std::uint8_t> run_here;  // decrypt with short ciphertexts: the rows that run
-  std::uint64_t total = 0, work = 0;
+  // Which rows run, and the result's size (and so the width of its offsets).
+  const reader<const std::uint8_t> in(jobs.in);
+  bool all_run = true;
+  std::vector<std::size_t> rows;  // the rows that run, listed once some row does not
+  bool null_ad_holds_bytes = false;
+  std::uint64_t total = 0;
   {
     nb::gil_scoped_release unlocked;
+    const reader<const std::uint8_t> ad_rows(jobs.ad);
     for (std::size_t i = 0; i < n; ++i) {
-      if (c.run != nullptr && c.run[i] == 0) continue;
-      const std::uint64_t len = in_off[i + 1] - in_off[i];
-      if (decrypt && len < tag_len) {
-        if (run_here.empty()) {
-          if (c.run != nullptr) run_here.assign(c.run, c.run + n);
-          else run_here.assign(n, 1);
+      const std::size_t len = in[i].size;
+      if ((run != nullptr && run[i] == 0) || (decrypt && len < tag_len)) {
+        if (all_run) {
+          all_run = false;
+          rows.reserve(n);
+          for (std::size_t k = 0; k < i; ++k) rows.push_back(k);
         }
-        run_here[i] = 0;
         continue;
       }
+      if (!all_run) rows.push_back(i);
+      if (ad_ok != nullptr && ad_ok[i] == 0 && ad_rows[i].size != 0) null_ad_holds_bytes = true;
       total += decrypt ? len - tag_len : len + tag_len;
-      work += len + a->setup_cost;
-      if (c.has_ad) work += c.ad_off[i + 1] - c.ad_off[i];
     }
   }
-  if (!run_here.empty()) c.run = run_here.data();
-  if (!out_large && total > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
-    out_large = true;
-  nb::object out_obj = allocate(alloc, static_cast<std::size_t>(total));
-  const std::size_t out_offsets_size = checked_mul(n + 1, out_large ? 8 : 4, "result offsets");
-  nb::object off_obj = allocate(alloc, out_offsets_size);
+  const auto runs = [&](std::size_t i, std::size_t& next) {
+    if (all_run) return true;
+    if (next < rows.size() && rows[next] == i) {
+      ++next;
+      return true;
+    }
+    return false;
+  };
+  nb::object out_obj = alloc(static_cast<std::size_t>(total));
+  const std::size_t out_offsets_size = checked_mul(checked_add(n, 1, "result offsets"), out_large ? 8 : 4, "result offsets");
+  nb::object off_obj = alloc(out_offsets_size);
   nb::object ok_obj = nb::none();
   std::uint8_t* ok = nullptr;
   if (decrypt) {
-    PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
-    if (b == nullptr) throw nb::python_error();
-    ok_obj = nb::steal(b);
-    ok = reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(b));
+    ok_obj = new_bytes(n, ok);
     std::memset(ok, 0, n);
   }
-  const held_buffer out(out_obj, "result values", true), out_off(off_obj, "result offsets", true);
-  if (out.size() < total || out_off.size() < out_offsets_size)
-    value_error("alloc returned a buffer too small");
-  std::uint8_t* const off = out_off.data();
+  const held_buffer& out = cols.hold(out_obj, "result values", held_buffer::writable);
+  const held_buffer& out_off = cols.hold(off_obj, "result offsets", held_buffer::writable);
+  if (out.size() < total || out_off.size() < out_offsets_size) value_error("alloc returned a buffer too small");
+  std::uint8_t* const off = out_off.mutable_data();
   const auto set_off = [off, out_large](std::size_t i, std::uint64_t v) {
     if (out_large) {
       const auto w = static_cast<std::int64_t>(v);
@@ -359,37 +195,91 @@ nb::tuple arrow_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
       std::memcpy(off + 4 * i, &w, 4);
     }
   };
-  c.out = out.data();
-  c.out_pos = {off, out_large};
-  c.ok = ok;
+  const auto get_off = [off, out_large](std::size_t i) -> std::uint64_t {
+    if (out_large) {
+      std::int64_t v;
+      std::memcpy(&v, off + 8 * i, 8);
+      return static_cast<std::uint64_t>(v);
+    }
+    std::int32_t v;
+    std::memcpy(&v, off + 4 * i, 4);
+    return static_cast<std::uint32_t>(v);
+  };
+
+  std::string backend_name;
+  const lwc::batch::options opt = engine_options(threads, backend, backend_name);
   std::size_t used = static_cast<std::size_t>(total);
+  gathered g;
+  std::vector<std::uint64_t> sub_out_off;
+  std::vector<std::uint8_t> sub_ok;
   try {
     nb::gil_scoped_release unlocked;
-    // The result's offsets, written in place; the threads read where each row goes from them.
+    // The result's offsets, written in place (rows that do not run are empty).
     std::uint64_t p = 0;
+    std::size_t next = 0;
     for (std::size_t i = 0; i < n; ++i) {
       set_off(i, p);
-      if (c.run != nullptr && c.run[i] == 0) continue;
-      const std::uint64_t len = in_off[i + 1] - in_off[i];
+      if (!runs(i, next)) continue;
+      const std::size_t len = in[i].size;
       p += decrypt ? len - tag_len : len + tag_len;
     }
     set_off(n, p);
-    run_column(c, work, thread_count);
+    jobs.tags = lwc::jobs::tag_place::appended;
+    if (all_run && !null_ad_holds_bytes) {
+      // Every row runs: the column's own buffers, and the result's offsets, as they are.
+      jobs.count = n;
+      jobs.out = out_large ? lwc::jobs::out_column::with_offsets<std::int64_t>(
+                                 {out.mutable_data(), static_cast<std::size_t>(total)},
+                                 {reinterpret_cast<const std::int64_t*>(off), n + 1})
+                           : lwc::jobs::out_column::with_offsets<std::int32_t>(
+                                 {out.mutable_data(), static_cast<std::size_t>(total)},
+                                 {reinterpret_cast<const std::int32_t*>(off), n + 1});
+      if (decrypt) (void)lwc::batch::decrypt(a, jobs, {ok, n}, tag_len, opt);
+      else lwc::batch::encrypt(a, jobs, tag_len, opt);
+    } else {
+      if (all_run) {
+        rows.resize(n);
+        for (std::size_t i = 0; i < n; ++i) rows[i] = i;
+      }
+      const std::size_t m = rows.size();
+      jobs.count = m;
+      jobs.keys = gather_fixed(g.keys, jobs.keys, a.key_size, rows);
+      jobs.nonces = gather_fixed(g.nonces, jobs.nonces, a.nonce_size, rows);
+      if (!jobs.second_keys.absent())
+        jobs.second_keys = gather_fixed(g.second, jobs.second_keys, a.second_key_size, rows);
+      if (!jobs.ad.absent()) jobs.ad = gather_var(g.ad, g.ad_off, jobs.ad, rows, ad_ok);
+      jobs.in = gather_var(g.in, g.in_off, jobs.in, rows, nullptr);
+      // Rows that do not run are empty in the result: job k's output ends where row
+      // rows[k] + 1 starts.
+      sub_out_off.resize(m + 1);
+      for (std::size_t k = 0; k < m; ++k) sub_out_off[k] = get_off(rows[k]);
+      sub_out_off[m] = m != 0 ? get_off(rows[m - 1] + 1) : 0;
+      jobs.out = lwc::jobs::out_column::with_offsets<std::uint64_t>(
+          {out.mutable_data(), static_cast<std::size_t>(total)}, sub_out_off);
+      if (decrypt) {
+        sub_ok.resize(m);
+        (void)lwc::batch::decrypt(a, jobs, sub_ok, tag_len, opt);
+        for (std::size_t k = 0; k < m; ++k) ok[rows[k]] = sub_ok[k];
+      } else {
+        lwc::batch::encrypt(a, jobs, tag_len, opt);
+      }
+    }
     if (decrypt) {
       // Rows that did not verify (zeroed by the engine) leave the values buffer: the verified
       // plaintexts move down over them, and the tail they leave is zeroed.
-      std::uint64_t w = 0, from = c.out_pos[0];
+      std::uint8_t* const values_out = out.mutable_data();
+      std::uint64_t w = 0, from = get_off(0);
       for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t to = c.out_pos[i + 1], len = to - from;
+        const std::uint64_t to = get_off(i + 1), len = to - from;
         set_off(i, w);
         if (ok[i] != 0) {
-          if (w != from) std::memmove(c.out + w, c.out + from, static_cast<std::size_t>(len));
+          if (w != from) std::memmove(values_out + w, values_out + from, static_cast<std::size_t>(len));
           w += len;
         }
         from = to;
       }
       set_off(n, w);
-      if (w != total) std::memset(c.out + w, 0, static_cast<std::size_t>(total - w));
+      if (w != total) std::memset(values_out + w, 0, static_cast<std::size_t>(total - w));
       used = static_cast<std::size_t>(w);
     }
   } catch (const std::invalid_argument& e) {
@@ -401,7 +291,7 @@ nb::tuple arrow_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
 }  // namespace
 
 void register_arrow_columns(nb::module_& m) {
-  m.def("_arrow_aead", &arrow_aead, "decrypt"_a, "name"_a, "keys"_a, "nonces"_a,
+  m.def("_arrow_aead", &arrow_aead, "decrypt"_a, "index"_a, "keys"_a, "nonces"_a,
         "second_keys"_a.none(), "values"_a.none(), "offsets"_a, "large"_a, "rows"_a.none(),
         "ad"_a.none(), "ad_offsets"_a.none(), "ad_large"_a, "ad_valid"_a.none(), "tag_len"_a,
         "out_large"_a, "alloc"_a, "threads"_a.none(), "backend"_a.none());

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// lwc.batch on arrays: the Python layer (lwc/batch.py) hands over messages back to back with
-// uint64 offsets; here they become one job list, and the engine runs with the GIL released.
-// List input: batch_lists.cpp; Arrow columns (lwc.arrow): arrow_columns.cpp; the CUDA engine:
-// cuda.cpp.
+// lwc.batch on arrays (and, for device="cuda", on lists joined by lwc/batch.py): one call of
+// the engine on the packed job form (<lwc/packed_jobs.hpp>), every column read in place from
+// the caller's buffers (columns.hpp) and every result written in place by the engine with the
+// GIL released: tags appended to or detached from the ciphertexts as the caller asked, no job
+// list, no offsets built for rows of one length, no copy afterwards. The algorithm comes as its
+// registry index (lwc/batch.py looked the name up once) and reaches the engine as its entry.
+// List input on the CPU: batch_lists.cpp; Arrow columns (lwc.arrow): arrow_columns.cpp.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -15,9 +19,12 @@
 
 #include <lwc/batch.hpp>
 #include <lwc/registry.hpp>
+#if defined(LWC_HAVE_CUDA)
+#include <lwc/cuda.hpp>
+#endif
 
+#include "columns.hpp"
 #include "common.hpp"
-#include "packed_inputs.hpp"
 
 namespace lwc::python {
 
@@ -28,126 +35,234 @@ namespace {
 
 using namespace nb::literals;
 
-// Encrypt: returns ciphertext || tag for every job, back to back (job i starts at
-// offsets[i] + i * tag_len). Decrypt (data holds ciphertext || tag per job): returns the
-// plaintexts back to back (job i at offsets[i] - i * tag_len) and one ok byte per job.
-nb::tuple batch_aead(bool decrypt, const std::string& name, nb::handle keys_obj,
-                     nb::handle nonces_obj, nb::handle data_obj, nb::handle offsets_obj,
-                     nb::handle ad_obj, nb::handle ad_offsets_obj, nb::handle second_obj,
-                     std::size_t tag_len, nb::handle threads, nb::handle backend) {
-  const lwc::algorithm* a = lwc::find_algorithm(name);
-  if (a == nullptr || !a->is_aead()) value_error("unknown AEAD algorithm '" + name + "'");
-  if (!lwc::batch::supports(name))
-    value_error("the batch engine does not run " + name + " (batch algorithms: see lwc.batch.algorithms())");
-  const held_buffer keys(keys_obj, "keys"), nonces(nonces_obj, "nonces"), data(data_obj, "messages"),
-      offsets(offsets_obj, "offsets"), ad(ad_obj, "associated_data", true),
-      ad_offsets(ad_offsets_obj, "associated_data offsets", true),
-      second(second_obj, "second_keys", true);
-  std::size_t n = 0, n_ad = 0;
-  const auto off = offsets_of(offsets, n, "message");
-  check_offsets(off, data.size(), "message");
-  std::span<const std::uint64_t> ad_off;
-  if (ad_offsets.size() != 0) {
-    ad_off = offsets_of(ad_offsets, n_ad, "associated_data");
-    if (n_ad != n) value_error("associated_data: " + num(n_ad) + " entries for " + num(n) + " messages");
-    check_offsets(ad_off, ad.size(), "associated_data");
-  }
-  if (keys.size() != checked_mul(n, a->key_size, "keys"))
-    value_error("keys: expected " + num(n) + " keys of " + num(a->key_size) + " bytes");
-  if (nonces.size() != checked_mul(n, a->nonce_size, "nonces"))
-    value_error("nonces: expected " + num(n) + " nonces of " + num(a->nonce_size) + " bytes");
-  if (second.size() != 0 && second.size() != checked_mul(n, a->second_key_size, "second_keys"))
-    value_error("second_keys: expected " + num(n) + " keys of " + num(a->second_key_size) + " bytes");
-  if (tag_len < a->min_tag_size || tag_len > a->tag_size)
-    value_error(name + ": tag length " + num(tag_len) + " outside " + num(a->min_tag_size) + ".." +
-                num(a->tag_size));
-  std::size_t total = static_cast<std::size_t>(off.back() - off.front());
-  const std::size_t all_tags = checked_mul(n, tag_len, "tags");
-  if (decrypt) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (off[i + 1] - off[i] < tag_len)
-        value_error("ciphertext " + num(i) + " is shorter than the " + num(tag_len) + "-byte tag");
-    total -= all_tags;  // cannot wrap: every job holds at least its tag
-  } else {
-    total = checked_add(total, all_tags, "ciphertexts");
-  }
-  std::uint8_t* out = nullptr;
-  nb::object out_obj = new_bytes(total, out);
-  std::uint8_t* ok = nullptr;
-  nb::object ok_obj = decrypt ? new_bytes(n, ok) : nb::none();
-  std::string backend_name;
-  const lwc::batch::options opt = batch_options(threads, backend, backend_name);
-
-  std::vector<lwc::batch::aead_job> jobs(n);
-  std::size_t pos = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t len = static_cast<std::size_t>(off[i + 1] - off[i]);
-    const std::uint8_t* in = data.data() + off[i];
-    auto& j = jobs[i];
-    j.key = {keys.data() + i * a->key_size, a->key_size};
-    j.nonce = {nonces.data() + i * a->nonce_size, a->nonce_size};
-    if (!ad_off.empty()) j.ad = {ad.data() + ad_off[i], static_cast<std::size_t>(ad_off[i + 1] - ad_off[i])};
-    if (second.size() != 0) j.second_key = {second.data() + i * a->second_key_size, a->second_key_size};
-    if (decrypt) {
-      j.in = {in, len - tag_len};
-      j.tag = {const_cast<std::uint8_t*>(in) + len - tag_len, tag_len};  // read only when decrypting
-      j.out = {out + pos, len - tag_len};
-      pos += len - tag_len;
-    } else {
-      j.in = {in, len};
-      j.out = {out + pos, len};
-      j.tag = {out + pos + len, tag_len};
-      pos += len + tag_len;
-    }
-  }
+// Runs f (an engine call) without the GIL; the engines' std::invalid_argument becomes
+// ValueError, the CUDA engine's failures RuntimeError.
+template <class F>
+void run_engine(F&& f) {
   try {
     nb::gil_scoped_release unlocked;
-    if (decrypt)
-      (void)lwc::batch::decrypt(name, jobs, {ok, n}, tag_len, opt);
-    else
-      lwc::batch::encrypt(name, jobs, tag_len, opt);
+    f();
   } catch (const std::invalid_argument& e) {
     value_error(e.what());
   }
-  return nb::make_tuple(out_obj, ok_obj);
+#if defined(LWC_HAVE_CUDA)
+  catch (const lwc::cuda::error& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+    throw nb::python_error();
+  }
+#endif
 }
 
-nb::object batch_hash(const std::string& name, nb::handle data_obj, nb::handle offsets_obj,
-                      std::size_t out_len, nb::handle keys_obj, nb::handle custom_obj,
-                      nb::handle custom_offsets_obj, nb::handle threads, nb::handle backend) {
-  if (!lwc::batch::supports(name))
-    value_error("the batch engine does not run '" + name + "' (batch algorithms: see lwc.batch.algorithms())");
-  const held_buffer data(data_obj, "messages"), offsets(offsets_obj, "offsets");
-  std::size_t n = 0;
-  const auto off = offsets_of(offsets, n, "message");
-  check_offsets(off, data.size(), "message");
-  const hash_extras extras(keys_obj, custom_obj, custom_offsets_obj, n);
-  const std::size_t out_size = checked_mul(n, out_len, "digests");
-  std::uint8_t* out = nullptr;
-  nb::object out_obj = new_bytes(out_size, out);
-  std::string backend_name;
-  const lwc::batch::options opt = batch_options(threads, backend, backend_name);
-  try {
-    nb::gil_scoped_release unlocked;
-    lwc::batch::hash_packed(name, extras.inputs({data.view(), off}), {out, out_size}, out_len, opt);
-  } catch (const std::invalid_argument& e) {
-    value_error(e.what());
+// An uninitialised numpy array of n x len bytes (uint8), or of n bools.
+nb::object numpy_empty(std::size_t n, std::size_t len, bool flags = false) {
+  static nb::object empty = nb::module_::import_("numpy").attr("empty");
+  static nb::object uint8 = nb::module_::import_("numpy").attr("uint8");
+  static nb::object bool_ = nb::module_::import_("numpy").attr("bool_");
+  checked_py_size(checked_mul(n, len, "output"), "output");
+  if (flags) return empty(n, "dtype"_a = bool_);
+  return empty(nb::make_tuple(n, len), "dtype"_a = uint8);
+}
+
+// The results of a batch whose messages came with offsets (lists joined by lwc/batch.py):
+// one bytes object per job, element i of `out`.
+struct offset_results {
+  std::vector<std::int64_t> offsets;  // n + 1
+  nb::object buffer;                  // bytes
+  std::uint8_t* data = nullptr;
+
+  // Element sizes of `in` (n + 1 int64 offsets, as lwc/batch.py builds them, so never
+  // decreasing), each plus `grow` bytes (negative: minus the tag).
+  offset_results(const std::int64_t* in, std::size_t n, std::int64_t grow) : offsets(n + 1) {
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t len = in[i + 1] - in[i] + grow;
+      if (len < 0)
+        value_error("ciphertext " + num(i) + " is shorter than the " +
+                    num(static_cast<std::size_t>(-grow)) + "-byte tag");
+      offsets[i] = static_cast<std::int64_t>(total);
+      total = checked_add(total, static_cast<std::size_t>(len), "results");
+    }
+    offsets[n] = static_cast<std::int64_t>(total);
+    buffer = new_bytes(static_cast<std::size_t>(total), data);
   }
-  return out_obj;
+  lwc::jobs::out_column column() {
+    return lwc::jobs::out_column::with_offsets<std::int64_t>(
+        {data, static_cast<std::size_t>(offsets.back())}, offsets);
+  }
+  nb::object item(std::size_t i) const {
+    return nb::steal(PyBytes_FromStringAndSize(
+        reinterpret_cast<const char*>(data) + offsets[i], static_cast<Py_ssize_t>(offsets[i + 1] - offsets[i])));
+  }
+  nb::list list(const std::uint8_t* ok = nullptr) const {
+    nb::list l;
+    for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
+      if (ok != nullptr && ok[i] == 0) l.append(nb::none());
+      else l.append(item(i));
+    }
+    return l;
+  }
+};
+
+// The tag length from configuration: the full tag unless the caller named a shorter one.
+std::size_t configured_tag(const lwc::algorithm& a, nb::handle tag_length) {
+  if (tag_length.is_none()) return a.tag_size;
+  const std::size_t t = nb::cast<std::size_t>(tag_length);
+  if (t < a.min_tag_size || t > a.tag_size)
+    value_error(str(a.name) + ": tag_length must be " +
+                (a.min_tag_size == a.tag_size ? num(a.tag_size)
+                                              : num(a.min_tag_size) + " to " + num(a.tag_size)) +
+                " bytes, got " + num(t));
+  return t;
+}
+
+// Encrypt: N x L messages give N x (L + tag) sealed rows, or with `detached` (N x L, N x tag);
+// messages with offsets give lists of bytes. Decrypt: (plaintexts, ok); `tags` holds the tags
+// apart (the ciphertexts then hold none). A plaintext that did not verify is zeros (arrays) or
+// None (lists).
+nb::object batch_aead(bool decrypt, std::size_t index, nb::handle keys, nb::handle nonces,
+                      nb::handle data, nb::handle ad, nb::handle second_keys, nb::handle tags,
+                      nb::handle tag_length, bool detached, nb::handle threads,
+                      nb::handle backend, bool cuda) {
+  const lwc::algorithm& a = entry_at(index, true);
+  const std::size_t tag = configured_tag(a, tag_length);
+  column_buffers cols;
+  lwc::batch::packed_aead_jobs jobs;
+  std::size_t n = 0, n_ad = 0;
+  const char* in_name = decrypt ? "ciphertexts" : "messages";
+  const bool from_list = PyTuple_Check(data.ptr());  // (values, offsets): results are lists
+  jobs.in = cols.rows(data, in_name, n);
+  jobs.count = n;
+  jobs.keys = cols.fixed(keys, "keys", a.key_size, n);
+  jobs.nonces = cols.fixed(nonces, "nonces", a.nonce_size, n);
+  jobs.second_keys = cols.fixed(second_keys, "second_keys", a.second_key_size, n);
+  jobs.ad = cols.rows(ad, "associated_data", n_ad);
+  if (!ad.is_none() && n_ad != n)
+    value_error("associated_data: expected " + num(n) + " entries (one per message), got " + num(n_ad));
+  const bool tags_apart = decrypt ? !tags.is_none() : detached;
+  jobs.tags = tags_apart ? lwc::jobs::tag_place::detached : lwc::jobs::tag_place::appended;
+  if (decrypt && tags_apart) jobs.tags_in = cols.fixed(tags, "tags", tag, n);
+
+  nb::object out, tag_out, ok;
+  std::span<std::uint8_t> ok_flags;
+  std::optional<offset_results> listed;
+  if (decrypt) {
+    std::uint8_t* flags = nullptr;
+    ok = from_list ? new_bytes(n, flags) : numpy_empty(n, 1, true);
+    if (!from_list) ok_flags = cols.flags(ok, "ok");
+    else ok_flags = {flags, n};
+  }
+  const std::int64_t grow = tags_apart ? 0 : decrypt ? -static_cast<std::int64_t>(tag) : static_cast<std::int64_t>(tag);
+  if (from_list) {
+    if (jobs.in.offset_kind != lwc::jobs::offset_type::i64)
+      value_error(std::string(in_name) + ": int64 offsets expected");
+    check_column(a, in_name, jobs.in, n);
+    listed.emplace(static_cast<const std::int64_t*>(jobs.in.offsets), n, grow);
+    jobs.out = listed->column();
+  } else {
+    const std::size_t len = jobs.in.stride;  // 0 for rows of 0 bytes (zero offsets)
+    if (grow < 0 && len < tag)
+      value_error(std::string(in_name) + ": rows of " + num(len) + " bytes are shorter than the " +
+                  num(tag) + "-byte tag");
+    const std::size_t out_len = grow < 0 ? len - tag : checked_add(len, static_cast<std::size_t>(grow), "rows");
+    out = numpy_empty(n, out_len);
+    std::size_t rows = 0;
+    jobs.out = cols.out_rows(out, "output", rows);
+  }
+  if (!decrypt && tags_apart) {
+    if (listed) {
+      std::uint8_t* t = nullptr;
+      tag_out = new_bytes(checked_mul(n, tag, "tags"), t);
+      jobs.tags_out = lwc::jobs::out_column::fixed({t, n * tag}, tag);
+    } else {
+      tag_out = numpy_empty(n, tag);
+      jobs.tags_out = cols.out_fixed(tag_out, "tags", tag, n);
+    }
+  }
+
+  std::string backend_name;
+  const lwc::batch::options opt = engine_options(threads, backend, backend_name);
+  run_engine([&] {
+#if defined(LWC_HAVE_CUDA)
+    if (cuda) {
+      if (decrypt) (void)lwc::cuda::decrypt(a, jobs, ok_flags, tag);
+      else lwc::cuda::encrypt(a, jobs, tag);
+      return;
+    }
+#else
+    if (cuda) throw std::invalid_argument("this build of lwc has no CUDA engine");
+#endif
+    if (decrypt) (void)lwc::batch::decrypt(a, jobs, ok_flags, tag, opt);
+    else lwc::batch::encrypt(a, jobs, tag, opt);
+  });
+
+  if (!listed) {
+    if (!decrypt) return tags_apart ? nb::object(nb::make_tuple(out, tag_out)) : out;
+    return nb::make_tuple(out, ok);
+  }
+  if (!decrypt) {
+    if (!tags_apart) return listed->list();
+    nb::list tag_list;
+    const auto* t = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(tag_out.ptr()));
+    for (std::size_t i = 0; i < n; ++i)
+      tag_list.append(nb::bytes(reinterpret_cast<const char*>(t + i * tag), tag));
+    return nb::make_tuple(listed->list(), tag_list);
+  }
+  nb::list flags;
+  for (std::size_t i = 0; i < n; ++i) flags.append(nb::bool_(ok_flags[i] != 0));
+  return nb::make_tuple(listed->list(ok_flags.data()), flags);
+}
+
+// Digests of out_len bytes: an N x out_len array for N x L messages; for messages with
+// offsets, n * out_len bytes, digest i at i * out_len. keys: MACs and PRFs (n * key size bytes); customization: CXOFs,
+// (values, offsets).
+nb::object batch_hash(std::size_t index, nb::handle data, std::size_t out_len, nb::handle keys,
+                      nb::handle customization, nb::handle threads, nb::handle backend, bool cuda) {
+  const lwc::algorithm& a = entry_at(index, false);
+  column_buffers cols;
+  lwc::batch::packed_hash_jobs jobs;
+  std::size_t n = 0, n_custom = 0;
+  jobs.in = cols.rows(data, "messages", n);
+  jobs.count = n;
+  jobs.keys = cols.fixed(keys, "keys", a.key_size, n);
+  jobs.customization = cols.rows(customization, "customization", n_custom);
+  if (!customization.is_none() && n_custom != n)
+    value_error("customization: expected " + num(n) + " entries (one per message), got " + num(n_custom));
+  nb::object out;
+  std::uint8_t* raw = nullptr;
+  if (PyTuple_Check(data.ptr())) {
+    out = new_bytes(checked_mul(n, out_len, "digests"), raw);
+    jobs.out = lwc::jobs::out_column::fixed({raw, n * out_len}, out_len);
+  } else {
+    out = numpy_empty(n, out_len);
+    std::size_t rows = 0;
+    jobs.out = cols.out_rows(out, "digests", rows);
+  }
+  std::string backend_name;
+  const lwc::batch::options opt = engine_options(threads, backend, backend_name);
+  run_engine([&] {
+#if defined(LWC_HAVE_CUDA)
+    if (cuda) {
+      lwc::cuda::hash(a, jobs);
+      return;
+    }
+#else
+    if (cuda) throw std::invalid_argument("this build of lwc has no CUDA engine");
+#endif
+    lwc::batch::hash(a, jobs, opt);
+  });
+  return out;
 }
 
 }  // namespace
 
 void register_batch(nb::module_& m) {
-  lwc::python::register_batch_lists(m);
-  lwc::python::register_arrow_columns(m);
-  m.def("_batch_aead", &batch_aead, "decrypt"_a, "name"_a, "keys"_a.none(), "nonces"_a.none(),
-        "data"_a.none(), "offsets"_a.none(), "ad"_a.none(), "ad_offsets"_a.none(),
-        "second_keys"_a.none(), "tag_len"_a, "threads"_a.none(), "backend"_a.none());
-  m.def("_batch_hash", &batch_hash, "name"_a, "data"_a.none(), "offsets"_a.none(), "out_len"_a,
-        "keys"_a.none() = nb::none(), "customization"_a.none() = nb::none(),
-        "customization_offsets"_a.none() = nb::none(), "threads"_a.none() = nb::none(),
-        "backend"_a.none() = nb::none());
+  register_batch_lists(m);
+  register_arrow_columns(m);
+  m.def("_batch_aead", &batch_aead, "decrypt"_a, "index"_a, "keys"_a.none(), "nonces"_a.none(),
+        "data"_a.none(), "ad"_a.none(), "second_keys"_a.none(), "tags"_a.none(),
+        "tag_length"_a.none(), "detached"_a, "threads"_a.none(), "backend"_a.none(), "cuda"_a);
+  m.def("_batch_hash", &batch_hash, "index"_a, "data"_a.none(), "out_len"_a, "keys"_a.none(),
+        "customization"_a.none(), "threads"_a.none(), "backend"_a.none(), "cuda"_a);
   m.def("_batch_algorithms", [] {
     nb::list l;
     for (auto n : lwc::batch::algorithms()) l.append(nb::str(n.data(), n.size()));

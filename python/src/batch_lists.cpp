@@ -18,10 +18,8 @@
 #include <lwc/batch.hpp>
 #include <lwc/registry.hpp>
 
-#include "size_math.hpp"
-
-namespace nb = nanobind;
-using namespace nb::literals;
+#include "columns.hpp"
+#include "common.hpp"
 
 namespace lwc::python {
 
@@ -29,9 +27,7 @@ void register_batch_lists(nb::module_& m);
 
 namespace {
 
-[[noreturn]] void value_error(const std::string& msg) { throw nb::value_error(msg.c_str()); }
-[[noreturn]] void type_error(const std::string& msg) { throw nb::type_error(msg.c_str()); }
-std::string num(std::size_t n) { return std::to_string(n); }
+using namespace nb::literals;
 
 std::string item_name(const char* what, std::size_t i) {
   return std::string(what) + "[" + num(i) + "]";
@@ -55,7 +51,7 @@ class sequence_items {
   sequence_items(const sequence_items&) = delete;
   sequence_items& operator=(const sequence_items&) = delete;
   ~sequence_items() {
-    for (Py_buffer& v : exports_) PyBuffer_Release(&v);
+    exports_.clear();  // before the items they were exported from
     for (PyObject* o : held_) Py_DECREF(o);
   }
 
@@ -80,30 +76,16 @@ class sequence_items {
     if (PyBytes_Check(o))
       return {reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(o)),
               static_cast<std::size_t>(PyBytes_GET_SIZE(o))};
-    return exported(o, i);
+    return exports_.emplace_back(o, item_name(what_, i).c_str()).view();
   }
 
  private:
-  lwc::bytes_view exported(PyObject* o, std::size_t i) {
-    if (PyUnicode_Check(o))
-      type_error(item_name(what_, i) + " must be a bytes-like object, not 'str' (encode text first)");
-    Py_buffer& v = exports_.emplace_back();
-    if (PyObject_GetBuffer(o, &v, PyBUF_SIMPLE) != 0) {
-      exports_.pop_back();
-      const bool wrong_type = PyErr_ExceptionMatches(PyExc_TypeError);
-      PyErr_Clear();
-      type_error(item_name(what_, i) + " must be a " + (wrong_type ? "" : "contiguous ") +
-                 "bytes-like object, not '" + Py_TYPE(o)->tp_name + "'");
-    }
-    return {static_cast<const std::uint8_t*>(v.buf), static_cast<std::size_t>(v.len)};
-  }
-
   const char* what_;
   nb::object seq_;
   bool is_list_;
   std::size_t size_ = 0;
   std::vector<PyObject*> held_;    // the list items read so far, one reference each
-  std::deque<Py_buffer> exports_;  // stable addresses: a Py_buffer is released where it was filled
+  std::deque<held_buffer> exports_;  // stable addresses: a buffer is released where it was filled
 };
 
 // n entries of `size` bytes each (keys, nonces, tags): a list or tuple of bytes-like objects,
@@ -120,27 +102,17 @@ class fixed_items {
                     num(items_->size()));
       return;
     }
-    if (PyObject_GetBuffer(obj.ptr(), &table_, PyBUF_SIMPLE) != 0) {
-      const bool wrong_type = PyErr_ExceptionMatches(PyExc_TypeError);
-      PyErr_Clear();
-      if (!wrong_type)
-        type_error(std::string(what) + ": the array is not C-contiguous (numpy.ascontiguousarray copies it)");
+    if (!PyObject_CheckBuffer(obj.ptr()))
       type_error(std::string(what) + " must be a list of bytes-like objects or an N x " +
                  num(size) + " uint8 array, not '" + Py_TYPE(obj.ptr())->tp_name + "'");
-    }
-    held_ = true;
-    if (static_cast<std::size_t>(table_.len) != checked_mul(n, size, what))
+    table_.emplace(obj, what);
+    if (table_->size() != checked_mul(n, size, what))
       value_error(std::string(what) + ": expected " + num(n) + " x " + num(size) + " bytes, got " +
-                  num(static_cast<std::size_t>(table_.len)));
-  }
-  fixed_items(const fixed_items&) = delete;
-  fixed_items& operator=(const fixed_items&) = delete;
-  ~fixed_items() {
-    if (held_) PyBuffer_Release(&table_);
+                  num(table_->size()));
   }
 
   lwc::bytes_view operator[](std::size_t i) {
-    if (!items_) return {static_cast<const std::uint8_t*>(table_.buf) + i * size_, size_};
+    if (!items_) return {table_->data() + i * size_, size_};
     const lwc::bytes_view v = (*items_)[i];
     if (v.size() != size_)
       value_error(item_name(what_, i) + " must be " + num(size_) + " bytes, got " + num(v.size()));
@@ -151,8 +123,7 @@ class fixed_items {
   const char* what_;
   std::size_t size_;
   std::optional<sequence_items> items_;
-  Py_buffer table_{};
-  bool held_ = false;
+  std::optional<held_buffer> table_;
 };
 
 // A list of n fresh bytes objects, filled in by the engine. Empty results share Python's
@@ -184,33 +155,15 @@ class result_list {
   nb::object list_;
 };
 
-const lwc::algorithm& algorithm_named(const std::string& name, bool aead) {
-  const lwc::algorithm* a = lwc::find_algorithm(name);
-  if (a == nullptr || a->is_aead() != aead)
-    value_error(std::string(aead ? "unknown AEAD algorithm '" : "unknown hash, XOF, MAC or PRF '") +
-                name + "'");
-  return *a;
-}
-
-lwc::batch::options options_of(nb::handle threads, nb::handle backend, std::string& backend_name) {
-  lwc::batch::options opt;
-  if (!threads.is_none()) opt.threads = nb::cast<unsigned>(threads);
-  if (!backend.is_none()) {
-    backend_name = nb::cast<std::string>(backend);
-    opt.backend = backend_name;
-  }
-  return opt;
-}
-
 // Encrypt: a list of ciphertext || tag, or with `detached` a tuple (ciphertexts, tags).
 // Decrypt: (plaintexts, ok): a plaintext is None where its tag did not verify; its bytes
 // object, zeroed by the engine, is released before the call returns. `tags` (decrypt only):
 // the tags apart, the ciphertexts then hold none.
-nb::object batch_aead_lists(bool decrypt, const std::string& name, nb::handle keys_obj,
+nb::object batch_aead_lists(bool decrypt, std::size_t index, nb::handle keys_obj,
                             nb::handle nonces_obj, nb::handle data_obj, nb::handle ad_obj,
                             nb::handle second_obj, nb::handle tags_obj, std::size_t tag_len,
                             bool detached, nb::handle threads, nb::handle backend) {
-  const lwc::algorithm& a = algorithm_named(name, true);
+  const lwc::algorithm& a = entry_at(index, true);
   sequence_items data(data_obj, decrypt ? "ciphertexts" : "messages");
   const std::size_t n = data.size();
   fixed_items keys(keys_obj, n, a.key_size, "keys");
@@ -265,7 +218,7 @@ nb::object batch_aead_lists(bool decrypt, const std::string& name, nb::handle ke
   }
 
   std::string backend_name;
-  const lwc::batch::options opt = options_of(threads, backend, backend_name);
+  const lwc::batch::options opt = engine_options(threads, backend, backend_name);
   std::vector<std::uint8_t> ok(decrypt ? n : 0);
   try {
     nb::gil_scoped_release unlocked;
@@ -294,10 +247,10 @@ nb::object batch_aead_lists(bool decrypt, const std::string& name, nb::handle ke
 
 // A list of n outputs of out_len bytes. keys: MACs and PRFs (fixed size); customization: CXOFs
 // (a list of strings, one per message).
-nb::object batch_hash_lists(const std::string& name, nb::handle data_obj, std::size_t out_len,
+nb::object batch_hash_lists(std::size_t index, nb::handle data_obj, std::size_t out_len,
                             nb::handle keys_obj, nb::handle custom_obj, nb::handle threads,
                             nb::handle backend) {
-  const lwc::algorithm& a = algorithm_named(name, false);
+  const lwc::algorithm& a = entry_at(index, false);
   sequence_items data(data_obj, "messages");
   const std::size_t n = data.size();
   std::optional<fixed_items> keys;
@@ -319,7 +272,7 @@ nb::object batch_hash_lists(const std::string& name, nb::handle data_obj, std::s
     j.out = out.add(i, out_len);
   }
   std::string backend_name;
-  const lwc::batch::options opt = options_of(threads, backend, backend_name);
+  const lwc::batch::options opt = engine_options(threads, backend, backend_name);
   try {
     nb::gil_scoped_release unlocked;
     lwc::batch::hash(a, jobs, opt);
@@ -332,10 +285,10 @@ nb::object batch_hash_lists(const std::string& name, nb::handle data_obj, std::s
 }  // namespace
 
 void register_batch_lists(nb::module_& m) {
-  m.def("_batch_aead_lists", &batch_aead_lists, "decrypt"_a, "name"_a, "keys"_a.none(),
+  m.def("_batch_aead_lists", &batch_aead_lists, "decrypt"_a, "index"_a, "keys"_a.none(),
         "nonces"_a.none(), "data"_a.none(), "ad"_a.none(), "second_keys"_a.none(),
         "tags"_a.none(), "tag_len"_a, "detached"_a, "threads"_a.none(), "backend"_a.none());
-  m.def("_batch_hash_lists", &batch_hash_lists, "name"_a, "data"_a.none(), "out_len"_a,
+  m.def("_batch_hash_lists", &batch_hash_lists, "index"_a, "data"_a.none(), "out_len"_a,
         "keys"_a.none(), "customization"_a.none(), "threads"_a.none(), "backend"_a.none());
 }
 

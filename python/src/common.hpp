@@ -92,13 +92,14 @@ class held_buffer {
 
  private:
   [[noreturn]] static void refuse(PyObject* o, const char* what, bool none_is_empty, access mode) {
+    // A TypeError means no buffer at all; anything else (BufferError) a buffer that is not
+    // contiguous.
     const bool wrong_type = PyErr_ExceptionMatches(PyExc_TypeError);
-    if (mode == read_only && !wrong_type) throw nb::python_error();
     PyErr_Clear();
     const std::string type = Py_TYPE(o)->tp_name;
     if (mode == read_only)
-      type_error(std::string(what) + " must be a bytes-like object" +
-                 (none_is_empty ? " or None" : "") + ", not '" + type + "'");
+      type_error(std::string(what) + " must be a " + (wrong_type ? "" : "contiguous ") +
+                 "bytes-like object" + (none_is_empty ? " or None" : "") + ", not '" + type + "'");
     Py_buffer probe{};
     const bool readonly = PyObject_GetBuffer(o, &probe, PyBUF_SIMPLE) == 0;
     if (readonly) PyBuffer_Release(&probe);

@@ -154,23 +154,26 @@ def test_extension_glue_passes_the_engines_argument_checks():
     # missing-device RuntimeError, wrong ones in ValueError.
     from array import array
 
-    off = array("Q", [0, 3, 5])
+    index = {a.name: i for i, a in enumerate(lwc.algorithms())}
+    aead, hash256 = index["ascon-aead128"], index["ascon-hash256"]
+    msgs = (bytes(5), array("q", [0, 3, 5]))
     no_device = pytest.raises(RuntimeError, match="no CUDA device")
     with no_device:
-        _lwc._cuda_aead(False, "ascon-aead128", bytes(32), bytes(32), bytes(5), off, bytes(4),
-                        array("Q", [0, 1, 4]), bytes(32), None, 16)
+        _lwc._batch_aead(False, aead, bytes(32), bytes(32), msgs, (bytes(4), array("q", [0, 1, 4])),
+                         bytes(32), None, None, False, None, None, True)
     with no_device:
-        _lwc._cuda_aead(True, "ascon-aead128", bytes(32), bytes(32), bytes(5), off, None, None, None,
-                        bytes(8), 4)
-    with pytest.raises(ValueError, match="tags must be 32 bytes, got 31"):
-        _lwc._cuda_aead(True, "ascon-aead128", bytes(32), bytes(32), bytes(5), off, None, None, None,
-                        bytes(31), 16)
-    with pytest.raises(ValueError, match="keys must be 32 bytes, got 31"):
-        _lwc._cuda_aead(False, "ascon-aead128", bytes(31), bytes(32), bytes(5), off, None, None, None, None, 16)
+        _lwc._batch_aead(True, aead, bytes(32), bytes(32), msgs, None, None, bytes(8), 4, False, None,
+                         None, True)
+    with pytest.raises(ValueError, match="tags"):
+        _lwc._batch_aead(True, aead, bytes(32), bytes(32), msgs, None, None, bytes(31), None, False, None,
+                         None, True)
+    with pytest.raises(ValueError, match="keys"):
+        _lwc._batch_aead(False, aead, bytes(31), bytes(32), msgs, None, None, None, None, False, None,
+                         None, True)
     with no_device:
-        _lwc._cuda_hash("ascon-hash256", bytes(5), off, 32)
-    with pytest.raises(ValueError, match="digest length must be 32 bytes"):
-        _lwc._cuda_hash("ascon-hash256", bytes(5), off, 31)
+        _lwc._batch_hash(hash256, msgs, 32, None, None, None, None, True)
+    with pytest.raises(ValueError, match="digest"):
+        _lwc._batch_hash(hash256, msgs, 31, None, None, None, None, True)
     span = dict(keys=(64, 32), nonces=(64, 32), data=(64, 5), offsets=(64, 3), ad=(0, 0), ad_offsets=(0, 0),
                 second_keys=(0, 0), out=(64, 5), tags=(64, 32), ok=(0, 0), tag_len=16, stream=0)
     with no_device:
@@ -506,9 +509,9 @@ def test_emulated_cuda_arrays_bad_shapes(emulated_gpu):
 
 
 class CpuHostEngine:
-    """lwc._lwc with _cuda_aead and _cuda_hash (the CUDA engine's host-memory API: tags apart,
-    outputs at the input offsets) computed by the CPU engine; in a CUDA build without a GPU
-    each call first goes to the real glue, as in CpuEngine."""
+    """lwc._lwc whose CUDA engine calls for host memory (_batch_aead and _batch_hash with
+    cuda=True: the packed job form, tags appended or detached) run on the CPU engine instead; in
+    a CUDA build without a GPU each call first goes to the real glue, as in CpuEngine."""
 
     def __init__(self):
         self.calls = 0
@@ -516,58 +519,20 @@ class CpuHostEngine:
     def __getattr__(self, attr):
         return getattr(_lwc, attr)
 
-    @staticmethod
-    def real_glue_accepts(name):
-        return CUDA_BUILT and not lwc.batch.cuda_available() and name in lwc.batch.cuda_algorithms()
+    def _through_cpu(self, call, name, args):
+        *rest, cuda = args
+        if cuda:
+            self.calls += 1
+            if CUDA_BUILT and not lwc.batch.cuda_available() and name in lwc.batch.cuda_algorithms():
+                with pytest.raises(RuntimeError, match="no CUDA device"):
+                    call(*args)
+        return call(*rest, False)
 
-    def _cuda_aead(self, decrypt, name, keys, nonces, data, offsets, ad, ad_offsets, second_keys, tags, tag_len):
-        self.calls += 1
-        args = (decrypt, name, keys, nonces, data, offsets, ad, ad_offsets, second_keys, tags, tag_len)
-        if self.real_glue_accepts(name):
-            with pytest.raises(RuntimeError, match="no CUDA device"):
-                _lwc._cuda_aead(*args)
-        a = REGISTRY[name]
-        flat = lambda x: bytes(memoryview(x).cast("B"))  # noqa: E731
-        split = lambda x, off: [flat(x)[off[i]:off[i + 1]] for i in range(len(off) - 1)]  # noqa: E731
-        rows = lambda x, width: [flat(x)[i * width:(i + 1) * width] for i in range(n)]  # noqa: E731
-        off = list(offsets)
-        msgs = split(data, off)
-        n = len(msgs)
-        jobs = (name, rows(keys, a.key_size), rows(nonces, a.nonce_size), msgs,
-                split(ad, list(ad_offsets)) if ad_offsets is not None else None)
-        seconds = rows(second_keys, 16) if second_keys is not None else None
-        out = bytearray(off[-1])
-        if decrypt:
-            plain, ok = lwc.batch.decrypt(*jobs, tag_length=tag_len, second_keys=seconds, tags=rows(tags, tag_len))
-            for i in range(n):
-                out[off[i]:off[i + 1]] = plain[i] or bytes(len(msgs[i]))
-            return bytes(out), bytes(ok)
-        cts, tag_list = lwc.batch.encrypt(*jobs, tag_length=tag_len, second_keys=seconds, detached=True)
-        for i in range(n):
-            out[off[i]:off[i + 1]] = cts[i]
-        return bytes(out), b"".join(tag_list)
+    def _batch_aead(self, *args):
+        return self._through_cpu(_lwc._batch_aead, lwc.algorithms()[args[1]].name, args)
 
-    def _cuda_hash(self, name, data, offsets, out_len, keys=None, custom=None, custom_offsets=None):
-        self.calls += 1
-        if self.real_glue_accepts(name):
-            with pytest.raises(RuntimeError, match="no CUDA device"):
-                _lwc._cuda_hash(name, data, offsets, out_len, keys, custom, custom_offsets)
-        off = list(offsets)
-        flat = bytes(memoryview(data).cast("B"))
-        msgs = [flat[off[i]:off[i + 1]] for i in range(len(off) - 1)]
-        n = len(msgs)
-        key_list = None
-        if keys is not None:
-            k = len(keys) // n if n else 0
-            key_list = [bytes(keys[i * k:(i + 1) * k]) for i in range(n)]
-        custom_list = None
-        if custom_offsets is not None:
-            co = list(custom_offsets)
-            cflat = bytes(memoryview(custom).cast("B"))
-            custom_list = [cflat[co[i]:co[i + 1]] for i in range(n)]
-        fixed = REGISTRY[name].max_output_size is not None
-        return b"".join(lwc.batch.hash(name, msgs, length=None if fixed else out_len, keys=key_list,
-                                       customization=custom_list))
+    def _batch_hash(self, *args):
+        return self._through_cpu(_lwc._batch_hash, lwc.algorithms()[args[0]].name, args)
 
 
 @pytest.fixture
@@ -597,7 +562,7 @@ def test_emulated_cuda_host_lists(emulated_gpu_host, name):
     assert lwc.batch.decrypt(name, keys, nonces, cts, ads, device="cuda", tags=tags) == (msgs, [True] * n)
     with pytest.raises(ValueError, match="ciphertext 1 is shorter than the"):
         lwc.batch.decrypt(name, keys[:2], nonces[:2], [sealed[0], b"abc"], device="cuda")
-    assert emulated_gpu_host.calls == 4
+    assert emulated_gpu_host.calls == 5
 
 
 def test_emulated_cuda_host_arrays(emulated_gpu_host):

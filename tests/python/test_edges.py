@@ -149,11 +149,14 @@ def test_batch_extension_rejects_wrapping_key_tables():
     from lwc import _lwc
     from array import array
 
-    offsets = array("Q", [0, 0])
+    index = {a.name: i for i, a in enumerate(lwc.algorithms())}
+    one = (b"", array("q", [0, 0]))
     with pytest.raises((ValueError, OverflowError)):
-        _lwc._batch_aead(False, "ascon-aead128", b"", b"", b"", offsets, None, None, None, 2**63, None, None)
+        _lwc._batch_aead(False, index["ascon-aead128"], b"", b"", one, None, None, None, 2**63, False,
+                         None, None, False)
     with pytest.raises(OverflowError):
-        _lwc._batch_hash("ascon-xof128", b"", array("Q", [0, 0, 0]), 2**63)
+        _lwc._batch_hash(index["ascon-xof128"], (b"", array("q", [0, 0, 0])), 2**63, None, None, None,
+                         None, False)
 
 
 # ---- *_into: overlapping buffers and unverified plaintext ---------------------------------
