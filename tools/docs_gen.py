@@ -27,7 +27,8 @@ PUBLIC_C_HEADERS = ["include/lwc.h", "include/lwc/batch.h", "include/lwc/stream.
 
 # Top-level pages that the index's own tables of contents list; every other docs/*.md page
 # goes into the generated "more" table of contents, so a page added by anyone is on the site.
-LISTED_TOP_LEVEL = {"index", "cli", "stream-format", "HARDWARE", "SECURITY", "PERFORMANCE",
+LISTED_TOP_LEVEL = {"index", "cli", "stream-format", "batch", "cuda", "openssl", "HARDWARE",
+                    "SECURITY", "PERFORMANCE", "performance-batch",
                     "TESTING", "limitations", "performance-acorn-grain", "performance-cli",
                     "performance-cuda", "performance-python"}
 
