@@ -68,6 +68,7 @@ typedef enum lwc_kind {
   LWC_KIND_PRF = 5
 } lwc_kind;
 
+/* The library's version, "MAJOR.MINOR.PATCH"; a static string, never NULL. */
 LWC_API const char* lwc_version_string(void);
 /* Why the last failed call on this thread failed; never NULL. The text behind a returned
  * pointer never changes and is not freed by later calls (distinct messages are interned; past
