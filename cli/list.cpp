@@ -48,7 +48,7 @@ std::string commands_column(const algorithm& a) {
 std::string batch_column(const algorithm& a) {
   std::string laned;
   for (const std::string_view backend : batch::available_backends())
-    if (batch::has_lanes(a.name, backend)) laned += (laned.empty() ? "" : " ") + std::string(backend);
+    if (batch::has_lanes(a, backend)) laned += (laned.empty() ? "" : " ") + std::string(backend);
   return laned.empty() ? "job by job" : laned;
 }
 #endif

@@ -55,7 +55,7 @@ std::span<const std::string_view> algorithms() noexcept;
 bool supports(std::string_view algorithm) noexcept;
 // Whether `backend` runs the algorithm in SIMD lanes (else job by job); false if either is
 // unknown.
-bool has_lanes(std::string_view algorithm, std::string_view backend) noexcept;
+bool has_lanes(algorithm_ref algorithm, std::string_view backend) noexcept;
 
 // Backends this CPU and OS can run, fastest first ("avx512", "avx2", "portable").
 std::span<const std::string_view> available_backends() noexcept;

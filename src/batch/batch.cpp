@@ -223,8 +223,9 @@ bool supports(std::string_view algorithm) noexcept {
   return lwc::find_algorithm(algorithm) != nullptr;
 }
 
-bool has_lanes(std::string_view algorithm, std::string_view backend) noexcept {
-  const lwc::algorithm* a = lwc::find_algorithm(algorithm);
+bool has_lanes(algorithm_ref algorithm, std::string_view backend) noexcept {
+  const lwc::algorithm* a =
+      algorithm.entry() != nullptr ? algorithm.entry() : lwc::find_algorithm(algorithm.name());
   const backend_ops* b = find_runnable(backend);
   if (a == nullptr || b == nullptr) return false;
   const std::size_t i = lwc::index_of(*a);
