@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # Cross-architecture run: the C++ suites that carry the algorithms (KATs, properties,
-# registry, Wycheproof, Acorn/Grain, the batch engine on its portable backend, the C ABI from
-# C) built with Debian's cross compilers and run under qemu-user on s390x (big-endian) and
-# aarch64; about 3 minutes per architecture on two cores. Part of every ./test.sh and of CI;
-# LWC_CROSS=0 skips it on a machine without the time (never in CI), and LWC_CROSS_ARCHS picks
-# the architectures ("s390x aarch64" by default). Missing compilers or qemu are installed.
+# registry, Wycheproof, Acorn/Grain, the batch engine, the C ABI from C) built with Debian's
+# cross compilers and run under qemu-user on s390x (big-endian) and aarch64; about 3 minutes
+# per architecture on two cores. The batch suite runs every backend the target has: the
+# portable one on s390x, NEON and portable on aarch64, where the default-backend tests run
+# with NEON forced (LWC_BACKEND=neon) and once more with the portable backend, and the NEON
+# object's symbols are checked as the native build checks the x86 ones. Part of every
+# ./test.sh and of CI; LWC_CROSS=0 skips it on a machine without the time (never in CI), and
+# LWC_CROSS_ARCHS picks the architectures ("s390x aarch64" by default). Missing compilers or
+# qemu are installed.
 set -euo pipefail
 source tools/cmake-generator.sh
 if [ "${LWC_CROSS:-1}" = 0 ]; then
@@ -27,8 +31,9 @@ fi
 root=$(pwd)
 stream_pids=()
 stream_logs=()
-# run_arch_stream ARCH SYSROOT BUILD NAME "PROGRAM ARGS"...: the programs one after the other
-# under qemu-ARCH, in the background, stopping at the first failure; output to a log.
+# run_arch_stream ARCH SYSROOT BUILD NAME "[VAR=VALUE]... PROGRAM ARGS"...: the programs one
+# after the other under qemu-ARCH (the VAR=VALUE words set in the program's environment), in
+# the background, stopping at the first failure; output to a log.
 run_arch_stream() {
   local arch=$1 sysroot=$2 build=$3 name=$4
   shift 4
@@ -36,8 +41,15 @@ run_arch_stream() {
   (
     for cmd in "$@"; do
       set -- $cmd
-      echo "--- $arch: $(basename "$1")"
-      "qemu-$arch" -L "$sysroot" "$@" || { echo "--- $arch: $(basename "$1") FAILED"; exit 1; }
+      local env=() shown=""
+      while [[ $1 == *=* ]]; do
+        env+=(-E "$1")
+        shown+="$1 "
+        shift
+      done
+      echo "--- $arch: $shown$(basename "$1")"
+      "qemu-$arch" -L "$sysroot" "${env[@]}" "$@" ||
+        { echo "--- $arch: $shown$(basename "$1") FAILED"; exit 1; }
     done
     echo "--- $arch: stream $name passed"
   ) >"$log" 2>&1 &
@@ -65,13 +77,26 @@ for arch in $archs; do
   cmake -S . -B "$build/lwc" $(lwc_generator "$build/lwc") "${cross[@]}" "${lwc_flags[@]}" -DGTest_DIR="$root/$build/gtest/lib/cmake/GTest" \
     -DLWC_BUILD_BENCH=OFF -DLWC_BUILD_EXAMPLES=OFF -DLWC_ENABLE_CUDA=OFF >/dev/null
   targets=(lwc_core_tests lwc_wycheproof_tests lwc_acorn_grain_tests lwc_batch_tests lwc_capi_test)
+  batch_runs=("$build/lwc/tests/batch/lwc_batch_tests --gtest_brief=1")
+  if [ "$arch" = aarch64 ]; then
+    targets+=(lwc_batch_env_test)
+    batch_runs=("LWC_BACKEND=neon $build/lwc/tests/batch/lwc_batch_tests --gtest_brief=1"
+                "LWC_BACKEND=neon $build/lwc/tests/batch/lwc_batch_env_test --gtest_brief=1"
+                "LWC_BACKEND=portable $build/lwc/tests/batch/lwc_batch_env_test --gtest_brief=1")
+  fi
   cmake --build "$build/lwc" -j"${LWC_JOBS:-$(nproc)}" --target "${targets[@]}"
   echo "$arch: built in $(( $(date +%s) - start )) s"
+  if [ "$arch" = aarch64 ]; then
+    # The NEON backend must exist here, and none of its code may leave its namespace.
+    symbols=$(ctest --test-dir "$build/lwc" -R '^batch_backend_symbols$' -V 2>&1) ||
+      { echo "$symbols"; exit 1; }
+    grep -q 'neon: [0-9]* external symbols, all in lwc::simd::neon' <<<"$symbols" ||
+      { echo "$symbols"; echo "aarch64: the build has no NEON backend"; exit 1; }
+  fi
   # The runs under qemu (single-threaded) go to the background, in two streams (the batch
   # suite, the longest, beside the others), while the next architecture builds; each stream's
   # output is printed, and its status checked, at the end.
-  run_arch_stream "$arch" "$sysroot" "$build" batch \
-    "$build/lwc/tests/batch/lwc_batch_tests --gtest_brief=1"
+  run_arch_stream "$arch" "$sysroot" "$build" batch "${batch_runs[@]}"
   run_arch_stream "$arch" "$sysroot" "$build" rest \
     "$build/lwc/tests/lwc_core_tests --gtest_brief=1" \
     "$build/lwc/tests/wycheproof/lwc_wycheproof_tests --gtest_brief=1" \
