@@ -163,11 +163,16 @@ std::vector<std::string> backends() {
 INSTANTIATE_TEST_SUITE_P(Backends, LanesGrainElephant, ::testing::ValuesIn(backends()),
                          [](const auto& info) { return info.param; });
 
-// The avx512 backend runs Grain-128AEAD in lanes; a lost kernel (a concept that stopped
-// matching the backend's vector type) would silently fall back to job by job.
-TEST(LanesGrainElephantPaths, Avx512RunsGrainInLanes) {
-  for (std::string_view b : lwc::batch::available_backends())
-    if (b == "avx512") EXPECT_TRUE(lwc::batch::has_lanes("grain-128aead", b)) << b;
+// The wide backends run these algorithms in lanes (Grain on avx512 only); a lost kernel (a
+// concept that stopped matching the backend's vector type) would silently fall back to job by
+// job and still pass every equality test above.
+TEST(LanesGrainElephantPaths, WideBackendsRunThemInLanes) {
+  for (std::string_view b : lwc::batch::available_backends()) {
+    if (b != "avx2" && b != "avx512") continue;
+    for (const char* name : {"elephant-dumbo", "elephant-jumbo", "elephant-delirium"})
+      EXPECT_TRUE(lwc::batch::has_lanes(name, b)) << name << " on " << b;
+    EXPECT_EQ(lwc::batch::has_lanes("grain-128aead", b), b == "avx512") << b;
+  }
 }
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include <memory>
 
 #include "common.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/elephant.hpp through lane_kernels.hpp"
@@ -504,16 +505,7 @@ class engine {
     const aead_desc& d = jb.d;
     alignas(8) u8 tag[32];
     store_block(tag, t, P::tag_bytes);
-    if constexpr (Decrypt) {
-      u8 diff = 0;
-      for (size_t i = 0; i < P::tag_bytes; ++i) diff |= static_cast<u8>(tag[i] ^ d.tag[i]);
-      const bool ok = diff == 0;
-      t_.ok[d.index] = static_cast<u8>(ok);
-      // A rejected plaintext is zeroed by a mask, not behind a branch (as acorn.hpp).
-      keep_or_zero(d.out, d.len, static_cast<u8>(0 - static_cast<u8>(ok)));
-    } else {
-      std::memcpy(d.tag, tag, P::tag_bytes);
-    }
+    settle_tag<Decrypt>(t_, d, tag);
     wipe(tag, sizeof tag);
     wipe(&jb, sizeof jb);
     jb.ph = p_free;
@@ -528,6 +520,7 @@ class engine {
       for (size_t i = 0; i < 64; ++i) a[i] = W::load(rows_[q][i]);
       transpose64(a);
       for (size_t i = 0; i < 64 && 64 * q + i < perm::bits; ++i) state_[64 * q + i] = a[i];
+      wipe(a, sizeof a);
     }
     perm::permute(state_, scratch_);
     for (size_t q = 0; q < words; ++q) {
@@ -536,6 +529,7 @@ class engine {
         a[i] = 64 * q + i < perm::bits ? state_[64 * q + i] : W::set1(0);
       transpose64(a);
       for (size_t i = 0; i < 64; ++i) a[i].store(rows_[q][i]);
+      wipe(a, sizeof a);
     }
   }
 

@@ -35,6 +35,7 @@
 #include <utility>
 
 #include "common.hpp"
+#include "engine.hpp"
 #include "scheduler.hpp"
 
 #ifndef LWC_SIMD_NS
@@ -612,17 +613,7 @@ class engine : public lane_scheduler<engine<V, Decrypt>> {
     alignas(8) u8 tag[tag_bytes];
     const u64 t = acc ^ reg;
     for (size_t i = 0; i < tag_bytes; ++i) tag[i] = static_cast<u8>(t >> (8 * i));
-    if constexpr (Decrypt) {
-      u8 diff = 0;
-      for (size_t i = 0; i < tag_bytes; ++i) diff |= static_cast<u8>(tag[i] ^ d.tag[i]);
-      const bool ok = diff == 0;
-      t_.ok[d.index] = static_cast<u8>(ok);
-      // A rejected plaintext is zeroed by a mask, not behind a branch (as acorn.hpp).
-      const u8 keep = static_cast<u8>(0 - static_cast<u8>(ok));
-      keep_or_zero(d.out, d.len, keep);
-    } else {
-      std::memcpy(d.tag, tag, tag_bytes);
-    }
+    settle_tag<Decrypt>(t_, d, tag);
     wipe(tag, sizeof tag);
     wipe(&s, sizeof s);
     wipe(&b, sizeof b);
