@@ -22,7 +22,7 @@
 // tag key with the permutations around it when V::lanes jobs have finished their messages.
 //
 // Between the two, a lane holds both states of its job (ten vectors) and runs the scheduler's
-// steps (lanes/scheduler.hpp): one step is one 8-byte block, a keystream block XORed onto the
+// steps (lanes/engine.hpp): one step is one 8-byte block, a keystream block XORed onto the
 // input and the ciphertext block absorbed into the MAC, then p^s_E on the keystream state and
 // p^s_H on the MAC state. The associated data runs through the same steps (its blocks absorbed,
 // nothing emitted), and the keystream state is installed only when the lane enters its message,
@@ -47,7 +47,7 @@
 #include "../backend.hpp"
 #include "ascon_state.hpp"
 #include "common.hpp"
-#include "scheduler.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/isap.hpp through lane_kernels.hpp"
@@ -103,95 +103,63 @@ LWC_SIMD_INLINE void isap_rekey(V (&x)[5], V y0, V y1) {
   permute<KeyRounds>(x);
 }
 
+// The family's part of the lane engine (engine.hpp).
 template <class V, class P, bool Decrypt>
-class isap_a_engine : public lane_scheduler<isap_a_engine<V, P, Decrypt>> {
-  friend class lane_scheduler<isap_a_engine>;
+struct isap_a_family {
+  using vector = V;
+  using word = u64;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
-  static constexpr size_t rate = 8;
+  static constexpr size_t rate = 8, out_rate = 8;
+  static constexpr size_t tag_bytes = 16;
+  static constexpr bool decrypt = Decrypt;
+  // A lane in the vectors: the MAC state, then the keystream state; in memory after those, the
+  // keystream state waiting for the lane to enter its message.
+  static constexpr size_t words = 10;
+  static constexpr size_t mac = 0, stream = 5, stream_next = 10;
+  using states = u64[15][N];
 
   enum segment : u8 { seg_ad, seg_ad_last, seg_msg, seg_done };
 
- public:
-  explicit isap_a_engine(const aead_task& t) : t_(t) {}
-  isap_a_engine(const isap_a_engine&) = delete;
-  isap_a_engine& operator=(const isap_a_engine&) = delete;
-  ~isap_a_engine() {
-    wipe(mac_, sizeof mac_);
-    wipe(stream_, sizeof stream_);
-    wipe(mac_spill_, sizeof mac_spill_);
-    wipe(stream_spill_, sizeof stream_spill_);
-    wipe(stream_next_, sizeof stream_next_);
-    wipe(pool_mac_, sizeof pool_mac_);
-    wipe(pool_stream_, sizeof pool_stream_);
-    wipe(fin_, sizeof fin_);
-    wipe(words_, sizeof words_);
-    wipe(stage_, sizeof stage_);
-    wipe(cur_.sink, sizeof cur_.sink);
-  }
-
-  using lane_scheduler<isap_a_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(mac_spill_, 0, sizeof mac_spill_);
-    std::memset(stream_spill_, 0, sizeof stream_spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    reload();
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  bool next_segment(size_t j) {
-    seg_[j] = static_cast<segment>(seg_[j] + 1);
-    return enter_segment(j);
-  }
-  void spill() {
-    store_state(mac_, mac_spill_);
-    store_state(stream_, stream_spill_);
-  }
-  void reload() {
-    load_state(mac_, mac_spill_);
-    load_state(stream_, stream_spill_);
-  }
   // The lanes that entered their message in this round: their keystream state replaces the
   // one the lane ran during the associated data, and the MAC state takes the domain
   // separation bit (lane-wise selects, no spill).
-  void after_refills() {
+  void after_refills(V (&x)[words], const states& lanes) {
     if (!any_entering_) return;
     const V entering = V::load(entering_);
-    for (int w = 0; w < 5; ++w)
-      stream_[w] = V::and_xor(stream_[w] ^ V::load(stream_next_[w]), entering, stream_[w]);
-    mac_[4] = V::and_xor(entering, V::set1(isap_dsep), mac_[4]);
+    for (size_t w = 0; w < 5; ++w)
+      x[stream + w] = V::and_xor(x[stream + w] ^ V::load(lanes[stream_next + w]), entering,
+                                 x[stream + w]);
+    x[mac + 4] = V::and_xor(entering, V::set1(isap_dsep), x[mac + 4]);
     std::memset(entering_, 0, sizeof entering_);
     any_entering_ = false;
   }
-  void end() {
-    if (fin_n_ != 0) finalize_batch();
-  }
 
   // k steps of one block on every lane.
-  void steps(u64 k) {
-    const u8* src[N];
-    u8* dst[N];
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src, u8* const* dst,
+                             u64 k, const Cursors& cur) {
     u64 any_message = 0;
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-      any_message |= in_message_[j];
-    }
+    for (size_t j = 0; j < N; ++j) any_message |= in_message_[j];
+    V m[5] = {x[0], x[1], x[2], x[3], x[4]};
     if (any_message == 0) {
-      absorb_steps(src, k);
+      // No lane in its message: the MAC sponge absorbs, the keystream states wait.
+      for (size_t off = 0; off < k * rate; off += rate) {
+        cur.prefetch_input(off);
+        V in[1];
+        V::template load_blocks<true>(src, off, in);
+        m[0] = m[0] ^ in[0];
+        permute<P::hash_rounds>(m);
+      }
+      for (size_t w = 0; w < 5; ++w) x[mac + w] = m[w];
       return;
     }
-    V m[5] = {mac_[0], mac_[1], mac_[2], mac_[3], mac_[4]};
-    V s[5] = {stream_[0], stream_[1], stream_[2], stream_[3], stream_[4]};
+    V s[5] = {x[5], x[6], x[7], x[8], x[9]};
     // Encryption absorbs the block it emits on message lanes and the associated data it
     // reads on the others: in ^ (keystream & in_message).
     [[maybe_unused]] const V absorbs_output = V::load(in_message_);
     for (size_t off = 0; off < k * rate; off += rate) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       V in[1];
       V::template load_blocks<true>(src, off, in);
       const V out[1] = {in[0] ^ s[0]};
@@ -201,34 +169,28 @@ class isap_a_engine : public lane_scheduler<isap_a_engine<V, P, Decrypt>> {
       permute<P::stream_rounds>(s);
       permute<P::hash_rounds>(m);
     }
-    for (int w = 0; w < 5; ++w) {
-      mac_[w] = m[w];
-      stream_[w] = s[w];
+    for (size_t w = 0; w < 5; ++w) {
+      x[mac + w] = m[w];
+      x[stream + w] = s[w];
     }
-  }
-  // No lane in its message: the MAC sponge absorbs, the keystream states wait.
-  void absorb_steps(const u8* const (&src)[N], u64 k) {
-    V m[5] = {mac_[0], mac_[1], mac_[2], mac_[3], mac_[4]};
-    for (size_t off = 0; off < k * rate; off += rate) {
-      cur_.prefetch_input(off);
-      V in[1];
-      V::template load_blocks<true>(src, off, in);
-      m[0] = m[0] ^ in[0];
-      permute<P::hash_rounds>(m);
-    }
-    for (int w = 0; w < 5; ++w) mac_[w] = m[w];
   }
 
-  // Points lane j at the first non-empty segment from seg_[j] on; false when the job has no
-  // full message block left (its last bytes and the tag remain).
-  bool enter_segment(size_t j) {
-    const aead_desc& d = job_[j];
+  // Points lane j at the first non-empty segment from its first or next one on; false when
+  // the job has no full message block left (its last bytes and the tag remain).
+  template <class Cursors>
+  bool enter(size_t j, const aead_desc& d, Cursors& cur, bool first) {
+    if (first) {
+      seg_[j] = seg_ad;
+      in_message_[j] = 0;
+    } else {
+      seg_[j] = static_cast<segment>(seg_[j] + 1);
+    }
     for (;;) {
       switch (seg_[j]) {
         case seg_ad:
           // Long associated data: its full blocks straight from the caller's buffer.
           if (d.ad_len >= stage_bytes) {
-            cur_.set(j, d.ad, nullptr, d.ad_len / rate);
+            cur.set(j, d.ad, nullptr, d.ad_len / rate);
             return true;
           }
           break;
@@ -237,14 +199,14 @@ class isap_a_engine : public lane_scheduler<isap_a_engine<V, P, Decrypt>> {
           // at least one block, so every job starts with a step.
           const size_t tail = d.ad_len < stage_bytes ? d.ad_len : d.ad_len % rate;
           stage<true>(stage_[j], d.ad + (d.ad_len - tail), tail);
-          cur_.set(j, stage_[j], nullptr, tail / rate + 1);
+          cur.set(j, stage_[j], nullptr, tail / rate + 1);
           return true;
         }
         case seg_msg:
           entering_[j] = ~u64{0};
           any_entering_ = true;
           if (d.len >= rate) {
-            cur_.set(j, d.in, d.out, d.len / rate);
+            cur.set(j, d.in, d.out, d.len / rate);
             in_message_[j] = ~u64{0};
             return true;
           }
@@ -256,71 +218,38 @@ class isap_a_engine : public lane_scheduler<isap_a_engine<V, P, Decrypt>> {
       seg_[j] = static_cast<segment>(seg_[j] + 1);
     }
   }
+  void idle(size_t j) { in_message_[j] = 0; }
 
-  // Gives lane j the next job (re-keying a group when the pool is empty); leaves the lane idle
-  // when the range is exhausted.
-  void start_lane(size_t j) {
-    in_message_[j] = 0;
-    if (pool_i_ == pool_n_ && !init_batch()) {
-      cur_.idle(j);
-      active_ -= busy_[j];
-      busy_[j] = false;
-      return;
-    }
-    const size_t p = pool_i_++;
-    for (int w = 0; w < 5; ++w) {
-      mac_spill_[w][j] = pool_mac_[w][p];
-      stream_next_[w][j] = pool_stream_[w][p];
-    }
-    job_[j] = pool_job_[p];
-    seg_[j] = seg_ad;
-    enter_segment(j);
-    active_ += !busy_[j];
-    busy_[j] = true;
-  }
-
-  // Fetches up to N jobs and starts both of their states at once: the MAC sponge after its
-  // first permutation, and the keystream state (K_E*, the nonce) after the permutation that
-  // precedes its first block.
-  bool init_batch() {
-    size_t first = 0;
-    const size_t m = t_.claim(t_.claim_ctx, N, &first);
-    if (m == 0) return false;
-    t_.fetch(t_.ctx, first, m, pool_job_);
+  // The group's two states at once: the MAC sponge after its first permutation, and the
+  // keystream state (K_E*, the nonce) after the permutation that precedes its first block.
+  void start(states& pool, const aead_desc* jobs, size_t m) {
     for (size_t i = 0; i < N; ++i) {
       const bool job = i < m;
-      words_[0][i] = job ? load_word<true>(pool_job_[i].key) : 0;
-      words_[1][i] = job ? load_word<true>(pool_job_[i].key + 8) : 0;
-      words_[2][i] = job ? load_word<true>(pool_job_[i].nonce) : 0;
-      words_[3][i] = job ? load_word<true>(pool_job_[i].nonce + 8) : 0;
+      words_[0][i] = job ? load_word<true>(jobs[i].key) : 0;
+      words_[1][i] = job ? load_word<true>(jobs[i].key + 8) : 0;
+      words_[2][i] = job ? load_word<true>(jobs[i].nonce) : 0;
+      words_[3][i] = job ? load_word<true>(jobs[i].nonce + 8) : 0;
     }
     const V n0 = V::load(words_[2]), n1 = V::load(words_[3]), zero = V::set1(0);
-    V mac[5] = {n0, n1, V::set1(P::iv_mac), zero, zero};
-    permute<P::hash_rounds>(mac);
-    store_state(mac, pool_mac_);
+    V mc[5] = {n0, n1, V::set1(P::iv_mac), zero, zero};
+    permute<P::hash_rounds>(mc);
+    for (size_t w = 0; w < 5; ++w) mc[w].store(pool[mac + w]);
     V s[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(P::iv_stream_key), zero, zero};
     isap_rekey<P::bit_rounds, P::key_rounds>(s, n0, n1);
     s[3] = n0;
     s[4] = n1;
     permute<P::stream_rounds>(s);
-    store_state(s, pool_stream_);
-    pool_n_ = m;
-    pool_i_ = 0;
-    return true;
+    for (size_t w = 0; w < 5; ++w) s[w].store(pool[stream_next + w]);
   }
 
-  // Lane j's job has only its last 0..7 message bytes left (states in the spill arrays, or,
-  // for a message shorter than a block, the keystream state still waiting in stream_next_):
-  // those bytes through the keystream and into the MAC with the padding, then the MAC state
-  // queued for the tag.
-  void finish_lane(size_t j) {
-    const aead_desc& d = job_[j];
-    const size_t q = fin_n_;
-    for (int w = 0; w < 5; ++w) fin_[w][q] = mac_spill_[w][j];
-    u64 keystream = stream_spill_[0][j];
+  // A queued job has only its last 0..7 message bytes left (for a message shorter than a
+  // block, the keystream state still waits in its stream_next rows): those bytes through the
+  // keystream and into the MAC with the padding.
+  void queued(states& fin, size_t q, size_t j, const aead_desc& d) {
+    u64 keystream = fin[stream][q];
     if (entering_[j] != 0) {
-      fin_[4][q] ^= isap_dsep;
-      keystream = stream_next_[0][j];
+      fin[mac + 4][q] ^= isap_dsep;
+      keystream = fin[stream_next][q];
       entering_[j] = 0;
     }
     const size_t r = d.len % rate;
@@ -334,22 +263,19 @@ class isap_a_engine : public lane_scheduler<isap_a_engine<V, P, Decrypt>> {
       ct = (load_bytes<true>(in, r) ^ keystream) & byte_mask<true>(r);
       store_bytes<true>(out, ct, r);
     }
-    fin_[0][q] ^= ct ^ pad_bit<true>(r);
-    fin_job_[q] = d;
-    if (++fin_n_ == N) finalize_batch();
+    fin[mac][q] ^= ct ^ pad_bit<true>(r);
   }
 
   // The queued MAC states to their tags: the permutation that ends the padded ciphertext,
   // K_A* from the key and y, its first 16 bytes in place of the state's, a last permutation.
-  // Each tag is then written, or compared in constant time (ISAP's tags are always 16 bytes).
-  void finalize_batch() {
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
     for (size_t i = 0; i < N; ++i) {
-      const bool job = i < fin_n_;
-      words_[0][i] = job ? load_word<true>(fin_job_[i].key) : 0;
-      words_[1][i] = job ? load_word<true>(fin_job_[i].key + 8) : 0;
+      const bool job = i < n;
+      words_[0][i] = job ? load_word<true>(jobs[i].key) : 0;
+      words_[1][i] = job ? load_word<true>(jobs[i].key + 8) : 0;
     }
     V m[5];
-    load_state(m, fin_);
+    for (size_t w = 0; w < 5; ++w) m[w] = V::load(fin[mac + w]);
     permute<P::hash_rounds>(m);
     const V zero = V::set1(0);
     V k[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(P::iv_tag_key), zero, zero};
@@ -359,49 +285,22 @@ class isap_a_engine : public lane_scheduler<isap_a_engine<V, P, Decrypt>> {
     permute<P::hash_rounds>(m);
     m[0].store(words_[0]);
     m[1].store(words_[1]);
-    for (size_t i = 0; i < fin_n_; ++i) {
-      const aead_desc& d = fin_job_[i];
-      if constexpr (Decrypt) {
-        const u64 diff = (words_[0][i] ^ load_word<true>(d.tag)) |
-                         (words_[1][i] ^ load_word<true>(d.tag + 8));
-        const bool ok = ((diff | (0 - diff)) >> 63) == 0;
-        t_.ok[d.index] = static_cast<u8>(ok);
-        // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
-        // but it comes from the key, and a branch on it is what the constant-time check flags.
-        keep_or_zero(d.out, d.len, static_cast<u8>(0 - static_cast<u8>(ok)));
-      } else {
-        store_word<true>(d.tag, words_[0][i]);
-        store_word<true>(d.tag + 8, words_[1][i]);
-      }
+    for (size_t i = 0; i < n; ++i) {
+      store_word<true>(tags[i], words_[0][i]);
+      store_word<true>(tags[i] + 8, words_[1][i]);
     }
-    fin_n_ = 0;
   }
 
-  const aead_task& t_;
-  V mac_[5];
-  V stream_[5];
-  alignas(64) u64 mac_spill_[5][N];
-  alignas(64) u64 stream_spill_[5][N];
-  alignas(64) u64 stream_next_[5][N] = {};  // each lane's keystream state until its message
-  alignas(64) u64 entering_[N] = {};        // all-ones: entered its message in this round
-  alignas(64) u64 in_message_[N] = {};      // all-ones: its segment is message blocks
+  void wipe_scratch() {
+    wipe(words_, sizeof words_);
+    wipe(stage_, sizeof stage_);
+  }
+
+  alignas(64) u64 entering_[N] = {};    // all-ones: entered its message in this round
+  alignas(64) u64 in_message_[N] = {};  // all-ones: its segment is message blocks
   bool any_entering_ = false;
-  lane_cursors<N, rate> cur_;
   segment seg_[N];
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
   alignas(64) u8 stage_[N][stage_bytes];
-
-  alignas(64) u64 pool_mac_[5][N] = {};
-  alignas(64) u64 pool_stream_[5][N] = {};
-  aead_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
-
-  alignas(64) u64 fin_[5][N] = {};
-  aead_desc fin_job_[N];
-  size_t fin_n_ = 0;
-
   alignas(64) u64 words_[4][N];  // keys and nonces, or tags, of a group of jobs
 };
 
@@ -410,13 +309,7 @@ struct isap_a_lanes {
   template <lane_vector V>
   static void aead(const aead_task& t) {
     using P = isap_a_params<Mode>;
-    if (t.decrypt) {
-      isap_a_engine<V, P, true> e(t);
-      e.run();
-    } else {
-      isap_a_engine<V, P, false> e(t);
-      e.run();
-    }
+    run_aead_lanes<isap_a_family<V, P, false>, isap_a_family<V, P, true>>(t);
   }
 };
 
