@@ -32,7 +32,7 @@
 #include "../backend.hpp"
 #include "ascon_state.hpp"
 #include "common.hpp"
-#include "scheduler.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/ascon.hpp through lane_kernels.hpp"
@@ -57,12 +57,19 @@ inline constexpr bool big_endian_v =
 
 // ---- AEAD -----------------------------------------------------------------------------------
 
-// Params is one of the core's aead_params (aead128_traits, v12_128_traits, ...).
+// The family's part of the lane engine (engine.hpp). Params is one of the core's aead_params
+// (aead128_traits, v12_128_traits, ...).
 template <class V, class Params, bool Decrypt>
-class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
-  friend class lane_scheduler<aead_engine>;
+struct aead_family {
+  using vector = V;
+  using word = u64;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
-  static constexpr size_t rate = Params::rate;
+  static constexpr size_t words = 5;
+  using states = u64[5][N];
+  static constexpr size_t rate = Params::rate, out_rate = Params::rate;
+  static constexpr size_t tag_bytes = 16;
+  static constexpr bool decrypt = Decrypt;
   static constexpr size_t W = rate / 8;  // state words per block
   static constexpr bool be = big_endian_v<Params>;
   static constexpr bool pq = Params::key_size == 20;
@@ -75,59 +82,18 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
     u64 k0, k1, k2;
   };
 
- public:
-  explicit aead_engine(const aead_task& t) : t_(t) {}
-  aead_engine(const aead_engine&) = delete;
-  aead_engine& operator=(const aead_engine&) = delete;
-  ~aead_engine() {
-    wipe(spill_, sizeof spill_);
-    wipe(pool_, sizeof pool_);
-    wipe(fin_, sizeof fin_);
-    wipe(x_, sizeof x_);
-    wipe(stage_, sizeof stage_);
-    wipe(cur_.sink, sizeof cur_.sink);
-  }
-
-  using lane_scheduler<aead_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    std::memset(dsep_, 0, sizeof dsep_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    load_state(x_, spill_);
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  bool next_segment(size_t j) {
-    seg_[j] = static_cast<segment>(seg_[j] + 1);
-    return enter_segment(j);
-  }
-  void spill() { store_state(x_, spill_); }
-  void reload() { load_state(x_, spill_); }
   // Domain separation of the lanes that entered their message in this round.
-  void after_refills() {
+  void after_refills(V (&x)[words], const states&) {
     if (!any_dsep_) return;
-    x_[4] = x_[4] ^ V::load(dsep_);
+    x[4] = x[4] ^ V::load(dsep_);
     std::memset(dsep_, 0, sizeof dsep_);
     any_dsep_ = false;
   }
-  void end() {
-    if (fin_n_ != 0) finalize_batch();
-  }
 
   // k steps: absorb one block per lane (emitting ciphertext or plaintext), permute.
-  void steps(u64 k) {
-    V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
-    const u8* src[N];
-    u8* dst[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-    }
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src, u8* const* dst,
+                             u64 k, const Cursors& cur) {
     // Decryption replaces the rate with the ciphertext; lanes still absorbing associated
     // data XOR it in instead: keep is all-ones on those lanes.
     [[maybe_unused]] const V keep = V::load(keep_);
@@ -141,7 +107,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
     V next[W];
     if (end != 0) V::template load_blocks<be>(src, 0, next);
     for (size_t off = 0; off < end; off += rate) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       V in[W], out[W];
       for (size_t w = 0; w < W; ++w) in[w] = next[w];
       if (off + rate < end) V::template load_blocks<be>(src, off + rate, next);
@@ -157,19 +123,19 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
       V::template store_blocks<be>(dst, off, out);
       permute<Params::rounds>(x);
     }
-    for (int w = 0; w < 5; ++w) x_[w] = x[w];
   }
 
-  // Points lane j at the first non-empty segment from seg_[j] on; false when the job has no
-  // full block left (its tail and finalization remain).
-  bool enter_segment(size_t j) {
-    const aead_desc& d = job_[j];
+  // Points lane j at the first non-empty segment from its first or next one on; false when
+  // the job has no full block left (its tail and finalization remain).
+  template <class Cursors>
+  bool enter(size_t j, const aead_desc& d, Cursors& cur, bool first) {
+    seg_[j] = first ? seg_ad : static_cast<segment>(seg_[j] + 1);
     for (;;) {
       switch (seg_[j]) {
         case seg_ad:
           // Long associated data: its full blocks straight from the caller's buffer.
           if (d.ad_len >= stage_bytes) {
-            cur_.set(j, d.ad, nullptr, d.ad_len / rate);
+            cur.set(j, d.ad, nullptr, d.ad_len / rate);
             keep_[j] = ~u64{0};
             return true;
           }
@@ -179,19 +145,20 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
           if (d.ad_len != 0) {
             const size_t tail = d.ad_len < stage_bytes ? d.ad_len : d.ad_len % rate;
             stage<be>(stage_[j], d.ad + (d.ad_len - tail), tail);
-            cur_.set(j, stage_[j], nullptr, tail / rate + 1);
+            cur.set(j, stage_[j], nullptr, tail / rate + 1);
             keep_[j] = ~u64{0};
             return true;
           }
           break;
         case seg_msg:
-          // Domain separation after the associated data; without any, the init batch did it.
+          // Domain separation after the associated data; without any, the group's start did
+          // it.
           if (d.ad_len != 0) {
             dsep_[j] = dsep;
             any_dsep_ = true;
           }
           if (d.len >= rate) {
-            cur_.set(j, d.in, d.out, d.len / rate);
+            cur.set(j, d.in, d.out, d.len / rate);
             keep_[j] = 0;
             return true;
           }
@@ -202,30 +169,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
       seg_[j] = static_cast<segment>(seg_[j] + 1);
     }
   }
-
-  // Gives lane j the next job (initializing a group when the pool is empty), skipping jobs
-  // that need no full-block step; leaves the lane idle when the range is exhausted.
-  void start_lane(size_t j) {
-    for (;;) {
-      if (pool_i_ == pool_n_ && !init_batch()) {
-        cur_.idle(j);
-        keep_[j] = ~u64{0};
-        active_ -= busy_[j];
-        busy_[j] = false;
-        return;
-      }
-      const size_t p = pool_i_++;
-      for (int w = 0; w < 5; ++w) spill_[w][j] = pool_[w][p];
-      job_[j] = pool_job_[p];
-      seg_[j] = seg_ad;
-      if (enter_segment(j)) {
-        active_ += !busy_[j];
-        busy_[j] = true;
-        return;
-      }
-      finish_lane(j);
-    }
-  }
+  void idle(size_t j) { keep_[j] = ~u64{0}; }
 
   LWC_SIMD_INLINE static key_words load_key(const u8* key) {
     if constexpr (pq)
@@ -234,18 +178,10 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
       return {0, load_word<be>(key), load_word<be>(key + 8)};
   }
 
-  // Fetches and initializes up to N jobs at once: state = IV, key, nonce; p^12; key again.
-  bool init_batch() {
-    size_t first = 0;
-    const size_t m = t_.claim(t_.claim_ctx, N, &first);
-    if (m == 0) return false;
-    t_.fetch(t_.ctx, first, m, pool_job_);
-    for (size_t i = 0; i < N; ++i) {
-      if (i >= m) {
-        for (int w = 0; w < 5; ++w) pool_[w][i] = 0;
-        continue;
-      }
-      const aead_desc& d = pool_job_[i];
+  // The group's initialization: state = IV, key, nonce; p^12; key again.
+  void start(states& pool, const aead_desc* jobs, size_t m) {
+    for (size_t i = 0; i < m; ++i) {
+      const aead_desc& d = jobs[i];
       const key_words k = load_key(d.key);
       u64 n0 = load_word<be>(d.nonce), n1 = load_word<be>(d.nonce + 8);
       if constexpr (Params::nonce_masking) {
@@ -254,40 +190,33 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
           n1 ^= load_word<be>(d.second_key + 8);
         }
       }
-      pool_[0][i] = Params::iv | k.k0;
-      pool_[1][i] = k.k1;
-      pool_[2][i] = k.k2;
-      pool_[3][i] = n0;
-      pool_[4][i] = n1;
+      pool[0][i] = Params::iv | k.k0;
+      pool[1][i] = k.k1;
+      pool[2][i] = k.k2;
+      pool[3][i] = n0;
+      pool[4][i] = n1;
     }
-    permute_array<12, V>(pool_);
+    permute_array<12, V>(pool);
     for (size_t i = 0; i < m; ++i) {
-      const aead_desc& d = pool_job_[i];
+      const aead_desc& d = jobs[i];
       const key_words k = load_key(d.key);
-      if constexpr (pq) pool_[2][i] ^= k.k0;
-      pool_[3][i] ^= k.k1;
-      pool_[4][i] ^= k.k2;
-      if (d.ad_len == 0) pool_[4][i] ^= dsep;
+      if constexpr (pq) pool[2][i] ^= k.k0;
+      pool[3][i] ^= k.k1;
+      pool[4][i] ^= k.k2;
+      if (d.ad_len == 0) pool[4][i] ^= dsep;
     }
-    pool_n_ = m;
-    pool_i_ = 0;
-    return true;
   }
 
-  // Lane j's job has only its tail left (state in spill_): absorb the tail and its padding,
-  // add the key, and queue the state for the finalization permutation.
-  void finish_lane(size_t j) {
-    const aead_desc& d = job_[j];
-    const size_t q = fin_n_;
-    for (int w = 0; w < 5; ++w) fin_[w][q] = spill_[w][j];
-    fin_[4][q] ^= dsep_[j];
+  // A queued job has only its tail left: absorb the tail and its padding, and add the key.
+  void queued(states& fin, size_t q, size_t j, const aead_desc& d) {
+    fin[4][q] ^= dsep_[j];
     dsep_[j] = 0;
     const size_t r = d.len % rate;
     const u8* in = d.in + (d.len - r);
     u8* out = d.out + (d.len - r);
     for (size_t w = 0; w < W && 8 * w < r; ++w) {
       const size_t n = r - 8 * w < 8 ? r - 8 * w : 8;
-      u64& x = fin_[w][q];
+      u64& x = fin[w][q];
       if constexpr (Decrypt) {
         const u64 p = (x ^ load_partial<be>(in + 8 * w, n)) & byte_mask<be>(n);
         store_partial<be>(out + 8 * w, p, n);
@@ -297,67 +226,35 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
         store_partial<be>(out + 8 * w, x, n);
       }
     }
-    fin_[r / 8][q] ^= pad_bit<be>(r % 8);
+    fin[r / 8][q] ^= pad_bit<be>(r % 8);
     const key_words k = load_key(d.key);
     if constexpr (pq) {
-      fin_[1][q] ^= k.k0 << 32 | k.k1 >> 32;
-      fin_[2][q] ^= k.k1 << 32 | k.k2 >> 32;
-      fin_[3][q] ^= k.k2 << 32;
+      fin[1][q] ^= k.k0 << 32 | k.k1 >> 32;
+      fin[2][q] ^= k.k1 << 32 | k.k2 >> 32;
+      fin[3][q] ^= k.k2 << 32;
     } else {
-      fin_[W][q] ^= k.k1;
-      fin_[W + 1][q] ^= k.k2;
+      fin[W][q] ^= k.k1;
+      fin[W + 1][q] ^= k.k2;
     }
-    fin_job_[q] = d;
-    if (++fin_n_ == N) finalize_batch();
   }
 
-  // p^12 on the queued states, then the tag of each: written, or compared in constant time
-  // (all tag_len bytes, whatever their values).
-  void finalize_batch() {
-    permute_array<12, V>(fin_);
-    const size_t len = t_.tag_len;
-    const size_t n0 = len < 8 ? len : 8, n1 = len - n0;
-    for (size_t i = 0; i < fin_n_; ++i) {
-      const aead_desc& d = fin_job_[i];
-      const key_words k = load_key(d.key);
-      const u64 t0 = fin_[3][i] ^ k.k1, t1 = fin_[4][i] ^ k.k2;
-      if constexpr (Decrypt) {
-        const u64 diff = ((t0 ^ load_partial<be>(d.tag, n0)) & byte_mask<be>(n0)) |
-                         ((t1 ^ load_partial<be>(d.tag + 8, n1)) & byte_mask<be>(n1));
-        const bool ok = ((diff | (0 - diff)) >> 63) == 0;
-        t_.ok[d.index] = static_cast<u8>(ok);
-        // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
-        // but it comes from the key, and a branch on it is what the constant-time check flags.
-        const u8 keep = static_cast<u8>(0 - static_cast<u8>(ok));
-        keep_or_zero(d.out, d.len, keep);
-      } else {
-        store_partial<be>(d.tag, t0, n0);
-        store_partial<be>(d.tag + 8, t1, n1);
-      }
+  // p^12 on the queued states, then the tag of each: its last two words XOR the key.
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
+    permute_array<12, V>(fin);
+    for (size_t i = 0; i < n; ++i) {
+      const key_words k = load_key(jobs[i].key);
+      store_word<be>(tags[i], fin[3][i] ^ k.k1);
+      store_word<be>(tags[i] + 8, fin[4][i] ^ k.k2);
     }
-    fin_n_ = 0;
   }
 
-  const aead_task& t_;
-  V x_[5];
-  alignas(64) u64 spill_[5][N];
+  void wipe_scratch() { wipe(stage_, sizeof stage_); }
+
   alignas(64) u64 keep_[N] = {};
   alignas(64) u64 dsep_[N] = {};
   bool any_dsep_ = false;
-  lane_cursors<N, rate> cur_;
   segment seg_[N];
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
   alignas(64) u8 stage_[N][stage_bytes];
-
-  alignas(64) u64 pool_[5][N] = {};
-  aead_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
-
-  alignas(64) u64 fin_[5][N] = {};
-  aead_desc fin_job_[N];
-  size_t fin_n_ = 0;
 };
 
 // ---- hashes, XOFs, the CXOF, MACs and PRFs --------------------------------------------------
@@ -373,9 +270,13 @@ class aead_engine : public lane_scheduler<aead_engine<V, Params, Decrypt>> {
 // customization string in front of the message: its length word, then the string padded to
 // blocks of its own, absorbed by the same steps.
 template <class V, class Params, bool Custom>
-class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
-  friend class lane_scheduler<sponge_engine>;
+struct sponge_family {
+  using vector = V;
+  using word = u64;
+  using task = sponge_task;
   static constexpr size_t N = V::lanes;
+  static constexpr size_t words = 5;
+  using states = u64[5][N];
   static constexpr size_t rate = Params::in_rate;
   static constexpr size_t out_rate = Params::out_rate;
   static constexpr size_t W = rate / 8, WO = out_rate / 8;
@@ -395,79 +296,42 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
   enum segment : u8 { seg_custom_len, seg_custom, seg_custom_last, seg_absorb, seg_last,
                       seg_squeeze, seg_done };
 
- public:
-  explicit sponge_engine(const sponge_task& t) : t_(t) {}
-  sponge_engine(const sponge_engine&) = delete;
-  sponge_engine& operator=(const sponge_engine&) = delete;
-  ~sponge_engine() {  // a MAC's states hold its key
-    wipe(spill_, sizeof spill_);
-    wipe(pool_, sizeof pool_);
-    wipe(x_, sizeof x_);
-    wipe(stage_, sizeof stage_);
-    wipe(cur_.sink, sizeof cur_.sink);
+  sponge_family() {
+    for (size_t j = 0; j < N; ++j) last_src_[j] = zero_;
   }
 
-  using lane_scheduler<sponge_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    std::memset(dsep_, 0, sizeof dsep_);
-    std::memset(last_mask_, 0, sizeof last_mask_);
-    for (size_t j = 0; j < N; ++j) last_src_[j] = cur_.zero;
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    load_state(x_, spill_);
-    after_refills();
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  bool next_segment(size_t j) {
-    seg_[j] = static_cast<segment>(seg_[j] + 1);
-    return enter_segment(j);
-  }
-  void spill() { store_state(x_, spill_); }
-  void reload() { load_state(x_, spill_); }
   // On the lanes that entered their last block in this round: a MAC's domain separation and,
   // where the blocks run p^8, the block itself and the first four rounds of p^12.
-  void after_refills() {
+  void after_refills(V (&x)[words], const states&) {
     if (!any_last_) return;
     if constexpr (keyed) {
-      x_[4] = x_[4] ^ V::load(dsep_);
+      x[4] = x[4] ^ V::load(dsep_);
       std::memset(dsep_, 0, sizeof dsep_);
     }
     if constexpr (last_between_runs) {
       V in[W];
       load(last_src_, 0, in);
-      for (size_t w = 0; w < W; ++w) x_[w] = x_[w] ^ in[w];
-      V y[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
+      for (size_t w = 0; w < W; ++w) x[w] = x[w] ^ in[w];
+      V y[5] = {x[0], x[1], x[2], x[3], x[4]};
       permute_rounds<0, 4>(y);
       const V take = V::load(last_mask_);
-      for (int w = 0; w < 5; ++w) x_[w] = x_[w] ^ V::and_(take, y[w] ^ x_[w]);
+      for (int w = 0; w < 5; ++w) x[w] = x[w] ^ V::and_(take, y[w] ^ x[w]);
       std::memset(last_mask_, 0, sizeof last_mask_);
-      for (size_t j = 0; j < N; ++j) last_src_[j] = cur_.zero;
+      for (size_t j = 0; j < N; ++j) last_src_[j] = zero_;
     }
     any_last_ = false;
   }
-  void end() {}
 
   // k steps: XOR one block into the rate and emit the first out_rate bytes (absorbing: to the
   // scratch area; squeezing: with a zero block in, to the output), then p^12.
-  void steps(u64 k) {
-    V x[5] = {x_[0], x_[1], x_[2], x_[3], x_[4]};
-    const u8* src[N];
-    u8* dst[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-    }
-    const size_t end = k * rate;  // blocks loaded a step early, as in aead_engine::steps
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src, u8* const* dst,
+                             u64 k, const Cursors& cur) {
+    const size_t end = k * rate;  // blocks loaded a step early, as in aead_family::steps
     V next[W];
     if (end != 0) load(src, 0, next);
     for (size_t off = 0; off < end; off += rate) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       V in[W];
       for (size_t w = 0; w < W; ++w) in[w] = next[w];
       if (off + rate < end) load(src, off + rate, next);
@@ -477,7 +341,6 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
       V::template store_blocks<be>(dst, off / rate * out_rate, out);
       permute<rounds>(x);
     }
-    for (int w = 0; w < 5; ++w) x_[w] = x[w];
   }
   // One block of every lane (the vector types load one or two words per lane at a time).
   LWC_SIMD_INLINE static void load(const u8* const* src, size_t off, V (&w)[W]) {
@@ -497,8 +360,11 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
 
   static size_t out_blocks(size_t out_len) { return out_len / out_rate + (out_len % out_rate != 0); }
 
-  bool enter_segment(size_t j) {
-    const sponge_desc& d = job_[j];
+  // Every job has its padded last block, so a lane always enters a segment when it starts.
+  template <class Cursors>
+  bool enter(size_t j, const sponge_desc& d, Cursors& cur, bool first) {
+    if (first) seg_[j] = Custom ? seg_custom_len : seg_absorb;
+    else seg_[j] = static_cast<segment>(seg_[j] + 1);
     for (;;) {
       switch (seg_[j]) {
         case seg_custom_len:
@@ -512,14 +378,14 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
               if (d.custom_len != 0) std::memcpy(stage_[j] + 8, d.custom, d.custom_len);
               stage_[j][8 + d.custom_len] = pad_byte<be>;
             }
-            cur_.set(j, stage_[j], nullptr, whole ? (8 + d.custom_len) / rate + 1 : 1);
+            cur.set(j, stage_[j], nullptr, whole ? (8 + d.custom_len) / rate + 1 : 1);
             return true;
           }
           break;
         case seg_custom:
           if constexpr (Custom) {
             if (d.custom_len >= stage_bytes - 8) {
-              cur_.set(j, d.custom, nullptr, d.custom_len / rate);
+              cur.set(j, d.custom, nullptr, d.custom_len / rate);
               return true;
             }
           }
@@ -529,7 +395,7 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
             if (d.custom_len >= stage_bytes - 8) {
               const size_t tail = d.custom_len % rate;
               stage<be>(stage_[j], d.custom + (d.custom_len - tail), tail);
-              cur_.set(j, stage_[j], nullptr, 1);
+              cur.set(j, stage_[j], nullptr, 1);
               return true;
             }
           }
@@ -538,7 +404,7 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
           // Long messages: their full blocks straight from the caller's buffer. Where the last
           // block is alone (last_alone), every full block comes from there.
           if (d.len >= (last_alone ? rate : stage_bytes)) {
-            cur_.set(j, d.in, nullptr, d.len / rate);
+            cur.set(j, d.in, nullptr, d.len / rate);
             return true;
           }
           break;
@@ -549,9 +415,9 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
           if constexpr (last_between_runs) {
             last_src_[j] = stage_[j];
             last_mask_[j] = ~u64{0};
-            cur_.set(j, nullptr, nullptr, 1);
+            cur.set(j, nullptr, nullptr, 1);
           } else {
-            cur_.set(j, stage_[j], nullptr, tail / rate + 1);
+            cur.set(j, stage_[j], nullptr, tail / rate + 1);
           }
           if constexpr (keyed) dsep_[j] = dsep;
           any_last_ = any_last_ || last_alone;
@@ -561,7 +427,7 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
           // All output blocks but the last; the last is taken from the state when the lane
           // finishes, so no permutation is spent after it.
           if (out_blocks(d.out_len) > 1) {
-            cur_.set(j, nullptr, d.out, out_blocks(d.out_len) - 1);
+            cur.set(j, nullptr, d.out, out_blocks(d.out_len) - 1);
             return true;
           }
           break;
@@ -572,94 +438,62 @@ class sponge_engine : public lane_scheduler<sponge_engine<V, Params, Custom>> {
     }
   }
 
-  // Fetches the next group of up to N jobs; a MAC's initial states (IV, key; p^12) are
+  // The group's initial states: the sponge's constant one, or a MAC's (IV, key; p^12)
   // computed for the whole group at once.
-  bool next_group() {
-    size_t first = 0;
-    pend_n_ = t_.claim(t_.claim_ctx, N, &first);
-    pend_i_ = 0;
-    if (pend_n_ == 0) return false;
-    t_.fetch(t_.ctx, first, pend_n_, pend_);
+  void start(states& pool, const sponge_desc* jobs, size_t m) {
     if constexpr (keyed) {
       for (size_t i = 0; i < N; ++i) {
-        const bool job = i < pend_n_;
-        pool_[0][i] = Params::iv;
-        pool_[1][i] = job ? load_word<be>(pend_[i].key) : 0;
-        pool_[2][i] = job ? load_word<be>(pend_[i].key + 8) : 0;
-        pool_[3][i] = 0;
-        pool_[4][i] = 0;
+        const bool job = i < m;
+        pool[0][i] = Params::iv;
+        pool[1][i] = job ? load_word<be>(jobs[i].key) : 0;
+        pool[2][i] = job ? load_word<be>(jobs[i].key + 8) : 0;
       }
-      permute_array<12, V>(pool_);
+      permute_array<12, V>(pool);
+    } else {
+      for (size_t i = 0; i < m; ++i)
+        for (size_t w = 0; w < 5; ++w) pool[w][i] = initial.x[w];
     }
-    return true;
   }
 
-  void start_lane(size_t j) {
-    if (pend_i_ == pend_n_ && !next_group()) {
-      cur_.idle(j);
-      active_ -= busy_[j];
-      busy_[j] = false;
-      return;
+  // The last output block of each queued job, from its state.
+  void finish(states& fin, const sponge_desc* jobs, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      const sponge_desc& d = jobs[i];
+      if (d.out_len == 0) continue;
+      const size_t done = out_rate * (out_blocks(d.out_len) - 1);
+      for (size_t w = 0; w < WO && done + 8 * w < d.out_len; ++w) {
+        const size_t b = d.out_len - done - 8 * w;
+        store_partial<be>(d.out + done + 8 * w, fin[w][i], b < 8 ? b : 8);
+      }
     }
-    active_ += !busy_[j];
-    busy_[j] = true;
-    const size_t p = pend_i_++;
-    job_[j] = pend_[p];
-    for (int w = 0; w < 5; ++w) spill_[w][j] = keyed ? pool_[w][p] : initial.x[w];
-    seg_[j] = Custom ? seg_custom_len : seg_absorb;
-    enter_segment(j);  // a job always has its padded last block
   }
 
-  void finish_lane(size_t j) {
-    const sponge_desc& d = job_[j];
-    if (d.out_len == 0) return;
-    const size_t done = out_rate * (out_blocks(d.out_len) - 1);
-    for (size_t w = 0; w < WO && done + 8 * w < d.out_len; ++w) {
-      const size_t n = d.out_len - done - 8 * w;
-      store_partial<be>(d.out + done + 8 * w, spill_[w][j], n < 8 ? n : 8);
-    }
-  }
+  void wipe_scratch() { wipe(stage_, sizeof stage_); }
 
   static constexpr lwc::ascon::state initial = [] {
     if constexpr (keyed) return lwc::ascon::state{};
     else return lwc::ascon::detail::sponge<Params>::initial_state();
   }();
 
-  const sponge_task& t_;
-  V x_[5];
-  alignas(64) u64 spill_[5][N];
   alignas(64) u64 dsep_[N] = {};
   alignas(64) u64 last_mask_[N] = {};  // all-ones on the lanes whose last block waits
   const u8* last_src_[N];              // that block, or zeros
   bool any_last_ = false;
-  lane_cursors<N, rate, out_rate> cur_;
   segment seg_[N];
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  sponge_desc job_[N];
   alignas(64) u8 stage_[N][stage_bytes];
-  sponge_desc pend_[N];
-  alignas(64) u64 pool_[5][N] = {};  // a MAC's initial states for the group in pend_
-  size_t pend_n_ = 0, pend_i_ = 0;
+  alignas(64) u8 zero_[stage_bytes] = {};
 };
 
 // ---- the lane kernels of the Ascon algorithms ------------------------------------------------
 
 template <class V, class Params>
 void run_aead(const aead_task& t) {
-  if (t.decrypt) {
-    aead_engine<V, Params, true> e(t);
-    e.run();
-  } else {
-    aead_engine<V, Params, false> e(t);
-    e.run();
-  }
+  run_aead_lanes<aead_family<V, Params, false>, aead_family<V, Params, true>>(t);
 }
 
 template <class V, class Params, bool Custom>
 void run_sponge(const sponge_task& t) {
-  sponge_engine<V, Params, Custom> e(t);
-  e.run();
+  run_sponge_lanes<sponge_family<V, Params, Custom>>(t);
 }
 
 // Ascon-PRFShort: one p^12 per message (at most 16 bytes, zero-padded, in x3 and x4; its bit
