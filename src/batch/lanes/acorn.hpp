@@ -28,6 +28,7 @@
 #include <cstring>
 
 #include "common.hpp"
+#include "engine.hpp"
 #include "scheduler.hpp"
 
 #ifndef LWC_SIMD_NS
@@ -404,18 +405,7 @@ class engine : public lane_scheduler<engine<V, Decrypt>> {
     const word zero{0}, all{0xff};
     for (size_t i = staged_tag; i < tag_bytes; ++i)
       tag[i] = static_cast<u8>(update<8, false>(r, zero, all, all, zero).v);
-    if constexpr (Decrypt) {
-      u8 diff = 0;
-      for (size_t i = 0; i < tag_bytes; ++i) diff |= static_cast<u8>(tag[i] ^ d.tag[i]);
-      const bool ok = diff == 0;
-      t_.ok[d.index] = static_cast<u8>(ok);
-      // A rejected plaintext is zeroed by a mask, not behind a branch: the verdict is public,
-      // but it comes from the key, and a branch on it is what the constant-time check flags.
-      const u8 keep = static_cast<u8>(0 - static_cast<u8>(ok));
-      keep_or_zero(d.out, d.len, keep);
-    } else {
-      std::memcpy(d.tag, tag, tag_bytes);
-    }
+    settle_tag<Decrypt>(t_, d, tag);
     wipe(tag, sizeof tag);
     wipe(r, sizeof r);
   }
