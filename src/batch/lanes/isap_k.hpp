@@ -10,16 +10,17 @@
 // rotation by n in both halves, one instruction where the backend has a rotate. The state of a
 // job is 25 such words; data enters as v | v << 16 and leaves through the low halves.
 //
-// The structure is that of ISAP-A's lanes (lanes/isap.hpp): IsapRk (128 bits absorbed one at a
-// time, an s_B-round permutation after each) runs in groups of V::lanes jobs on whole vectors,
-// each lane taking its own bits: the keystream key K_E* with the MAC sponge's first permutation
-// when a group of jobs is fetched, the tag key K_A* when V::lanes jobs have finished their
-// messages. In between a lane holds both states of its job (keystream and MAC) and one step is
-// one 18-byte block: keystream XORed onto the input, the ciphertext (or associated data)
-// absorbed, p^s_E on the keystream state and p^s_H on the MAC state; the keystream state is
-// installed when the lane enters its message, and a step with no lane in its message runs the
-// MAC permutation alone. The last 0..17 message bytes and the padding are done by scalar code
-// when the job leaves its lane; the last associated-data block is staged with its padding.
+// The structure is that of ISAP-A's lanes (lanes/isap.hpp), on the group lane engine
+// (lanes/engine.hpp): IsapRk (128 bits absorbed one at a time, an s_B-round permutation after
+// each) runs in groups of V::lanes jobs on whole vectors, each lane taking its own bits: the
+// keystream key K_E* with the MAC sponge's first permutation at a group's start, the tag key
+// K_A* when V::lanes jobs have finished their messages. In between a lane holds both states of
+// its job (keystream and MAC) and one step is one 18-byte block: keystream XORed onto the
+// input, the ciphertext (or associated data) absorbed, p^s_E on the keystream state and p^s_H
+// on the MAC state; the keystream state is installed when the lane enters its message, and a
+// step with no lane in its message runs the MAC permutation alone. The last 0..17 message bytes
+// and the padding are done by scalar code when the job leaves its lane (it is queued); the
+// last associated-data block is staged with its padding.
 //
 // Decryption: as in the core, the keystream runs alongside the MAC and the plaintext is written
 // as it is computed; once the tag is checked, a rejected job's plaintext is zeroed by a mask
@@ -34,7 +35,7 @@
 
 #include "../backend.hpp"
 #include "common.hpp"
-#include "scheduler.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/isap_k.hpp through lane_kernels.hpp"
@@ -70,7 +71,7 @@ LWC_SIMD_INLINE V rol(V x) {
 
 // One round (keccak_p400.hpp's round, with its rho offsets and pi order).
 template <class V>
-LWC_SIMD_INLINE void round(V (&a)[25], V rc) {
+LWC_SIMD_INLINE void round(V* a, V rc) {
   const V c0 = V::xor3(V::xor3(a[0], a[5], a[10]), a[15], a[20]);
   const V c1 = V::xor3(V::xor3(a[1], a[6], a[11]), a[16], a[21]);
   const V c2 = V::xor3(V::xor3(a[2], a[7], a[12]), a[17], a[22]);
@@ -132,12 +133,12 @@ LWC_SIMD_INLINE void round(V (&a)[25], V rc) {
 
 // Keccak-p[400, rounds]: rounds 20 - rounds .. 19 of Keccak-f[400] (the round count is public).
 template <class V>
-LWC_SIMD_INLINE void rounds_inline(V (&a)[25], int rounds) {
+LWC_SIMD_INLINE void rounds_inline(V* a, int rounds) {
   for (int r = 20 - rounds; r < 20; ++r) round(a, V::set1(round_constants.c[r]));
 }
 // In place: a copy on the stack would outlive the kernel with key-dependent words in it.
 template <class V>
-LWC_SIMD_NOINLINE void permute(V (&a)[25], int rounds) {
+LWC_SIMD_NOINLINE void permute(V* a, int rounds) {
   rounds_inline(a, rounds);
 }
 
@@ -145,7 +146,7 @@ LWC_SIMD_NOINLINE void permute(V (&a)[25], int rounds) {
 // exit; y the lane's 128 bits as four big-endian words, absorbed most significant first into
 // bit 7 of lane 0. The loop runs the same 128 times whatever the bits are.
 template <class V>
-LWC_SIMD_NOINLINE void rekey(V (&x)[25], const V (&y)[4], int bit_rounds, int key_rounds) {
+LWC_SIMD_NOINLINE void rekey(V* x, const V (&y)[4], int bit_rounds, int key_rounds) {
   rounds_inline(x, key_rounds);
   const V top = V::set1(0x80000000u);
   for (int w = 0; w < 4; ++w) {
@@ -185,7 +186,8 @@ inline constexpr u32 high_halves = 0xffff0000u;
 
 // Lane i of the IV (bytes 16..23 of the initial state, most significant first).
 constexpr u32 iv_lane(u64 iv, int i) {
-  return twice(static_cast<u32>(((iv >> (56 - 16 * i)) & 0xff) | ((iv >> (48 - 16 * i)) & 0xff) << 8));
+  const u64 high = (iv >> (56 - 16 * i)) & 0xff, low = (iv >> (48 - 16 * i)) & 0xff;
+  return twice(static_cast<u32>(high | low << 8));
 }
 
 LWC_SIMD_INLINE u32 load_le16(const u8* p) { return u32{p[0]} | u32{p[1]} << 8; }
@@ -196,7 +198,7 @@ LWC_SIMD_INLINE u32 load_be32(const u8* p) {
 // The state key-or-nonce || IV || 0 of every lane: the first 16 bytes from words (eight lanes
 // each), then the IV.
 template <class V>
-LWC_SIMD_INLINE void init_state(V (&a)[25], const u32 (&first)[8][V::lanes], u64 iv) {
+LWC_SIMD_INLINE void init_state(V* a, const u32 (&first)[8][V::lanes], u64 iv) {
   for (int i = 0; i < 8; ++i) a[i] = V::load(first[i]);
   for (int i = 0; i < 4; ++i) a[8 + i] = V::set1(iv_lane(iv, i));
   for (int i = 12; i < 25; ++i) a[i] = V::set1(0);
@@ -212,77 +214,23 @@ LWC_SIMD_INLINE V high_twice(V w) {
   return V::template shr<16>(w) ^ V::and_(w, V::set1(high_halves));
 }
 
+// The family's part of the lane engine (engine.hpp). A lane's vectors are its job's MAC state
+// (words 0..24) and keystream state (25..49); rows 50..74 carry the job's keystream state from
+// its group's start until the lane enters the message.
 template <class V, class P, bool Decrypt>
-class isap_k_engine : public lane_scheduler<isap_k_engine<V, P, Decrypt>> {
-  friend class lane_scheduler<isap_k_engine>;
+struct aead_family {
+  using vector = V;
+  using word = u32;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
+  static constexpr size_t words = 50;
+  static constexpr size_t mac = 0, stream = 25, stream_next = 50;
+  using states = u32[75][N];
+  static constexpr size_t rate = isap_k_lanes::rate, out_rate = isap_k_lanes::rate;
+  static constexpr size_t tag_bytes = 16;
+  static constexpr bool decrypt = Decrypt;
 
   enum segment : u8 { seg_ad, seg_ad_last, seg_msg, seg_done };
-  using words = u32[25][N];
-
- public:
-  explicit isap_k_engine(const aead_task& t) : t_(t) {}
-  isap_k_engine(const isap_k_engine&) = delete;
-  isap_k_engine& operator=(const isap_k_engine&) = delete;
-  ~isap_k_engine() {
-    wipe(mac_, sizeof mac_);
-    wipe(stream_, sizeof stream_);
-    wipe(mac_spill_, sizeof mac_spill_);
-    wipe(stream_spill_, sizeof stream_spill_);
-    wipe(stream_next_, sizeof stream_next_);
-    wipe(pool_mac_, sizeof pool_mac_);
-    wipe(pool_stream_, sizeof pool_stream_);
-    wipe(fin_, sizeof fin_);
-    wipe(keys_, sizeof keys_);
-    wipe(bits_, sizeof bits_);
-    wipe(stage_, sizeof stage_);
-    wipe(cur_.sink, sizeof cur_.sink);
-  }
-
-  using lane_scheduler<isap_k_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(mac_spill_, 0, sizeof mac_spill_);
-    std::memset(stream_spill_, 0, sizeof stream_spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    reload();
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  bool next_segment(size_t j) {
-    seg_[j] = static_cast<segment>(seg_[j] + 1);
-    return enter_segment(j);
-  }
-  void spill() {
-    for (int w = 0; w < 25; ++w) {
-      mac_[w].store(mac_spill_[w]);
-      stream_[w].store(stream_spill_[w]);
-    }
-  }
-  void reload() {
-    for (int w = 0; w < 25; ++w) {
-      mac_[w] = V::load(mac_spill_[w]);
-      stream_[w] = V::load(stream_spill_[w]);
-    }
-  }
-  // The lanes that entered their message in this round: their keystream state replaces the
-  // one the lane ran during the associated data, and the MAC state takes the domain
-  // separation bit (lane-wise selects, no spill).
-  void after_refills() {
-    if (!any_entering_) return;
-    const V entering = V::load(entering_);
-    for (int w = 0; w < 25; ++w) stream_[w] = V::select(entering, V::load(stream_next_[w]), stream_[w]);
-    mac_[24] = mac_[24] ^ V::and_(entering, V::set1(dsep));
-    std::memset(entering_, 0, sizeof entering_);
-    any_entering_ = false;
-  }
-  void end() {
-    if (fin_n_ != 0) finalize_batch();
-  }
 
   // One block of every lane at offset off: its 18 bytes as nine lanes, each in both halves.
   LWC_SIMD_INLINE static void load_block(const u8* const* src, size_t off, V (&in)[9]) {
@@ -309,57 +257,68 @@ class isap_k_engine : public lane_scheduler<isap_k_engine<V, P, Decrypt>> {
     }
   }
 
-  // k steps of one block on every lane.
-  void steps(u64 k) {
-    const u8* src[N];
-    u8* dst[N];
+  // k steps of one block on every lane: the keystream XORed onto the input, the ciphertext
+  // (or the associated data) absorbed, then both permutations; with no lane in its message,
+  // the MAC sponge alone.
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src, u8* const* dst,
+                             u64 k, const Cursors& cur) {
     u32 any_message = 0;
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-      any_message |= in_message_[j];
-    }
+    for (size_t j = 0; j < N; ++j) any_message |= in_message_[j];
+    V* m = x + mac;
+    V* s = x + stream;
     if (any_message == 0) {
-      absorb_steps(src, k);
+      for (size_t off = 0; off < k * rate; off += rate) {
+        cur.prefetch_input(off);
+        V in[9];
+        load_block(src, off, in);
+        for (int i = 0; i < 9; ++i) m[i] = m[i] ^ in[i];
+        permute(m, P::hash_rounds);
+      }
       return;
     }
     // Encryption absorbs the block it emits on message lanes and the associated data it
     // reads on the others: in ^ (keystream & in_message).
     [[maybe_unused]] const V absorbs_output = V::load(in_message_);
     for (size_t off = 0; off < k * rate; off += rate) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       V in[9], out[9];
       load_block(src, off, in);
       for (int i = 0; i < 9; ++i) {
-        out[i] = in[i] ^ stream_[i];
-        if constexpr (Decrypt) mac_[i] = mac_[i] ^ in[i];
-        else mac_[i] = V::xor3(mac_[i], in[i], V::and_(stream_[i], absorbs_output));
+        out[i] = in[i] ^ s[i];
+        if constexpr (Decrypt) m[i] = m[i] ^ in[i];
+        else m[i] = V::xor3(m[i], in[i], V::and_(s[i], absorbs_output));
       }
       store_block(dst, off, out);
-      permute(stream_, P::stream_rounds);
-      permute(mac_, P::hash_rounds);
-    }
-  }
-  // No lane in its message: the MAC sponge absorbs, the keystream states wait.
-  void absorb_steps(const u8* const (&src)[N], u64 k) {
-    for (size_t off = 0; off < k * rate; off += rate) {
-      cur_.prefetch_input(off);
-      V in[9];
-      load_block(src, off, in);
-      for (int i = 0; i < 9; ++i) mac_[i] = mac_[i] ^ in[i];
-      permute(mac_, P::hash_rounds);
+      permute(s, P::stream_rounds);
+      permute(m, P::hash_rounds);
     }
   }
 
-  // Points lane j at the first non-empty segment from seg_[j] on; false when the job has no
-  // full message block left (its last bytes and the tag remain).
-  bool enter_segment(size_t j) {
-    const aead_desc& d = job_[j];
+  // The lanes that entered their message in this round: their keystream state replaces the
+  // one the lane ran during the associated data, and the MAC state takes the domain
+  // separation bit (lane-wise selects, no spill).
+  void after_refills(V (&x)[words], const states& lanes) {
+    if (!any_entering_) return;
+    const V entering = V::load(entering_);
+    for (size_t w = 0; w < 25; ++w)
+      x[stream + w] = V::select(entering, V::load(lanes[stream_next + w]), x[stream + w]);
+    x[mac + 24] = x[mac + 24] ^ V::and_(entering, V::set1(dsep));
+    std::memset(entering_, 0, sizeof entering_);
+    any_entering_ = false;
+  }
+
+  // Points lane j at its job's first or next non-empty segment; false when the job has no full
+  // message block left (its last bytes and the tag remain).
+  template <class Cursors>
+  bool enter(size_t j, const aead_desc& d, Cursors& cur, bool first) {
+    seg_[j] = first ? seg_ad : static_cast<segment>(seg_[j] + 1);
+    in_message_[j] = 0;
     for (;;) {
       switch (seg_[j]) {
         case seg_ad:
           if (d.ad_len >= rate) {
-            cur_.set(j, d.ad, nullptr, d.ad_len / rate);
+            cur.set(j, d.ad, nullptr, d.ad_len / rate);
             return true;
           }
           break;
@@ -369,46 +328,28 @@ class isap_k_engine : public lane_scheduler<isap_k_engine<V, P, Decrypt>> {
           std::memset(stage_[j], 0, sizeof stage_[j]);
           std::memcpy(stage_[j], d.ad + (d.ad_len - r), r);
           stage_[j][r] = 0x80;
-          cur_.set(j, stage_[j], nullptr, 1);
+          cur.set(j, stage_[j], nullptr, 1);
           return true;
         }
         case seg_msg:
           entering_[j] = ~u32{0};
           any_entering_ = true;
           if (d.len >= rate) {
-            cur_.set(j, d.in, d.out, d.len / rate);
+            cur.set(j, d.in, d.out, d.len / rate);
             in_message_[j] = ~u32{0};
             return true;
           }
           break;
         default:
-          in_message_[j] = 0;
           return false;
       }
       seg_[j] = static_cast<segment>(seg_[j] + 1);
     }
   }
 
-  // Gives lane j the next job (re-keying a group when the pool is empty); leaves the lane idle
-  // when the range is exhausted.
-  void start_lane(size_t j) {
+  void idle(size_t j) {
     in_message_[j] = 0;
-    if (pool_i_ == pool_n_ && !init_batch()) {
-      cur_.idle(j);
-      active_ -= busy_[j];
-      busy_[j] = false;
-      return;
-    }
-    const size_t p = pool_i_++;
-    for (int w = 0; w < 25; ++w) {
-      mac_spill_[w][j] = pool_mac_[w][p];
-      stream_next_[w][j] = pool_stream_[w][p];
-    }
-    job_[j] = pool_job_[p];
-    seg_[j] = seg_ad;
-    enter_segment(j);
-    active_ += !busy_[j];
-    busy_[j] = true;
+    entering_[j] = 0;
   }
 
   // Key (or nonce) lanes of a group's jobs, each in both halves; absent jobs get zeros.
@@ -418,50 +359,38 @@ class isap_k_engine : public lane_scheduler<isap_k_engine<V, P, Decrypt>> {
         keys_[w][i] = i < m ? twice(load_le16((nonce ? jobs[i].nonce : jobs[i].key) + 2 * w)) : 0;
   }
 
-  // Fetches up to N jobs and starts both of their states at once: the MAC sponge after its
-  // first permutation, and the keystream state (K_E*, the nonce) after the permutation that
-  // precedes its first block.
-  bool init_batch() {
-    size_t first = 0;
-    const size_t m = t_.claim(t_.claim_ctx, N, &first);
-    if (m == 0) return false;
-    t_.fetch(t_.ctx, first, m, pool_job_);
+  // The group's start on the whole vectors: the MAC sponge after its first permutation, and
+  // the keystream state (K_E*, then the nonce) after the permutation that precedes its first
+  // block.
+  void start(states& pool, const aead_desc* jobs, size_t m) {
     for (size_t i = 0; i < N; ++i)
-      for (int w = 0; w < 4; ++w) bits_[w][i] = i < m ? load_be32(pool_job_[i].nonce + 4 * w) : 0;
+      for (int w = 0; w < 4; ++w) bits_[w][i] = i < m ? load_be32(jobs[i].nonce + 4 * w) : 0;
     V a[25];
-    lanes_of(pool_job_, m, true);
+    lanes_of(jobs, m, true);
     init_state(a, keys_, P::iv_mac);
     permute(a, P::hash_rounds);
-    for (int w = 0; w < 25; ++w) a[w].store(pool_mac_[w]);
+    for (size_t w = 0; w < 25; ++w) a[w].store(pool[mac + w]);
     V y[4];
     for (int w = 0; w < 4; ++w) y[w] = V::load(bits_[w]);
-    const V nonce_lanes[8] = {V::load(keys_[0]), V::load(keys_[1]), V::load(keys_[2]),
-                              V::load(keys_[3]), V::load(keys_[4]), V::load(keys_[5]),
-                              V::load(keys_[6]), V::load(keys_[7])};
-    lanes_of(pool_job_, m, false);
+    V nonce_lanes[8];
+    for (int w = 0; w < 8; ++w) nonce_lanes[w] = V::load(keys_[w]);
+    lanes_of(jobs, m, false);
     init_state(a, keys_, P::iv_stream_key);
     rekey(a, y, P::bit_rounds, P::key_rounds);
     for (int w = 0; w < 8; ++w) a[17 + w] = nonce_lanes[w];  // the nonce in bytes 34..49
     permute(a, P::stream_rounds);
-    for (int w = 0; w < 25; ++w) a[w].store(pool_stream_[w]);
+    for (size_t w = 0; w < 25; ++w) a[w].store(pool[stream_next + w]);
     wipe(a, sizeof a);
-    pool_n_ = m;
-    pool_i_ = 0;
-    return true;
   }
 
-  // Lane j's job has only its last 0..17 message bytes left (states in the spill arrays, or,
-  // for a message shorter than a block, the keystream state still waiting in stream_next_):
-  // those bytes through the keystream and into the MAC with the padding, then the MAC state
-  // queued for the tag.
-  void finish_lane(size_t j) {
-    const aead_desc& d = job_[j];
-    const size_t q = fin_n_;
-    for (int w = 0; w < 25; ++w) fin_[w][q] = mac_spill_[w][j];
-    const u32(*keystream)[N] = stream_spill_;
+  // A job entering the finish queue at q has only its last 0..17 message bytes left (its
+  // keystream state in the lanes' rows, or, for a message shorter than a block, still in the
+  // rows it started with): those bytes through the keystream and into the MAC with the padding.
+  void queued(states& s, size_t q, size_t j, const aead_desc& d) {
+    size_t ks = stream;
     if (entering_[j] != 0) {
-      fin_[24][q] ^= dsep;
-      keystream = stream_next_;
+      s[mac + 24][q] ^= dsep;
+      ks = stream_next;
       entering_[j] = 0;
     }
     const size_t r = d.len % rate;
@@ -469,23 +398,21 @@ class isap_k_engine : public lane_scheduler<isap_k_engine<V, P, Decrypt>> {
     u8* out = d.out + (d.len - r);
     for (size_t b = 0; b < r; ++b) {
       const unsigned shift = 8 * (b % 2);
-      const u8 k = static_cast<u8>(keystream[b / 2][j] >> shift);
+      const u8 k = static_cast<u8>(s[ks + b / 2][q] >> shift);
       const u8 x = in[b];
       const u8 ct = Decrypt ? x : static_cast<u8>(x ^ k);
       out[b] = static_cast<u8>(x ^ k);
-      fin_[b / 2][q] ^= twice(u32{ct} << shift);
+      s[mac + b / 2][q] ^= twice(u32{ct} << shift);
     }
-    fin_[r / 2][q] ^= twice(u32{0x80} << (8 * (r % 2)));
-    fin_job_[q] = d;
-    if (++fin_n_ == N) finalize_batch();
+    s[mac + r / 2][q] ^= twice(u32{0x80} << (8 * (r % 2)));
   }
 
   // The queued MAC states to their tags: the permutation that ends the padded ciphertext,
   // K_A* from the key and y (the state's first 16 bytes), its first 16 bytes in place of the
-  // state's, a last permutation. Each tag is then written, or compared in constant time.
-  void finalize_batch() {
+  // state's, a last permutation.
+  void finish(states& s, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
     V m[25];
-    for (int w = 0; w < 25; ++w) m[w] = V::load(fin_[w]);
+    for (size_t w = 0; w < 25; ++w) m[w] = V::load(s[mac + w]);
     permute(m, P::hash_rounds);
     // y as big-endian words: bytes 4k..4k+3 are lanes 2k and 2k+1, each byte-swapped.
     V y[4];
@@ -493,62 +420,33 @@ class isap_k_engine : public lane_scheduler<isap_k_engine<V, P, Decrypt>> {
     for (int k = 0; k < 4; ++k)
       y[k] = V::select(high, V::template rotr<8>(m[2 * k]), V::template rotr<8>(m[2 * k + 1]));
     V key[25];
-    lanes_of(fin_job_, fin_n_, false);
+    lanes_of(jobs, n, false);
     init_state(key, keys_, P::iv_tag_key);
     rekey(key, y, P::bit_rounds, P::key_rounds);
     for (int w = 0; w < 8; ++w) m[w] = key[w];
     permute(m, P::hash_rounds);
     for (int w = 0; w < 8; ++w) m[w].store(keys_[w]);
-    for (size_t i = 0; i < fin_n_; ++i) {
-      const aead_desc& d = fin_job_[i];
-      alignas(8) u8 tag[16];
+    for (size_t i = 0; i < n; ++i)
       for (int w = 0; w < 8; ++w) {
-        tag[2 * w] = static_cast<u8>(keys_[w][i]);
-        tag[2 * w + 1] = static_cast<u8>(keys_[w][i] >> 8);
+        tags[i][2 * w] = static_cast<u8>(keys_[w][i]);
+        tags[i][2 * w + 1] = static_cast<u8>(keys_[w][i] >> 8);
       }
-      if constexpr (Decrypt) {
-        u32 diff = 0;
-        for (size_t b = 0; b < t_.tag_len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
-        const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
-        t_.ok[d.index] = ok;
-        // A rejected plaintext is zeroed by a mask, not behind a branch on the verdict.
-        keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
-      } else {
-        std::memcpy(d.tag, tag, t_.tag_len);
-      }
-      wipe(tag, sizeof tag);
-    }
     wipe(m, sizeof m);
     wipe(key, sizeof key);
     wipe(y, sizeof y);
-    fin_n_ = 0;
   }
 
-  const aead_task& t_;
-  V mac_[25];
-  V stream_[25];
-  alignas(64) words mac_spill_;
-  alignas(64) words stream_spill_;
-  alignas(64) words stream_next_ = {};  // each lane's keystream state until its message
+  void wipe_scratch() {
+    wipe(keys_, sizeof keys_);
+    wipe(bits_, sizeof bits_);
+    wipe(stage_, sizeof stage_);
+  }
+
   alignas(64) u32 entering_[N] = {};    // all-ones: entered its message in this round
   alignas(64) u32 in_message_[N] = {};  // all-ones: its segment is message blocks
   bool any_entering_ = false;
-  lane_cursors<N, rate> cur_;
   segment seg_[N] = {};
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
   alignas(64) u8 stage_[N][24];
-
-  alignas(64) words pool_mac_ = {};
-  alignas(64) words pool_stream_ = {};
-  aead_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
-
-  alignas(64) words fin_ = {};
-  aead_desc fin_job_[N];
-  size_t fin_n_ = 0;
-
   alignas(64) u32 keys_[8][N];  // key or nonce lanes of a group of jobs, or tags
   alignas(64) u32 bits_[4][N];  // the nonces as big-endian words
 };
@@ -558,13 +456,7 @@ struct isap_k_lanes {
   template <lane_vector32 V>
   static void aead(const aead_task& t) {
     using P = isap_k_params<Mode>;
-    if (t.decrypt) {
-      isap_k_engine<V, P, true> e(t);
-      e.run();
-    } else {
-      isap_k_engine<V, P, false> e(t);
-      e.run();
-    }
+    run_aead_lanes<aead_family<V, P, false>, aead_family<V, P, true>>(t);
   }
 };
 
@@ -572,7 +464,11 @@ struct isap_k_lanes {
 
 namespace lwc::simd::LWC_SIMD_NS::eng {
 
-template <> struct lane_kernel<lwc::isap::isap_k_128a> : isap_k_lanes::isap_k_lanes<lwc::isap::detail::k128a_mode> {};
-template <> struct lane_kernel<lwc::isap::isap_k_128> : isap_k_lanes::isap_k_lanes<lwc::isap::detail::k128_mode> {};
+template <>
+struct lane_kernel<lwc::isap::isap_k_128a>
+    : isap_k_lanes::isap_k_lanes<lwc::isap::detail::k128a_mode> {};
+template <>
+struct lane_kernel<lwc::isap::isap_k_128>
+    : isap_k_lanes::isap_k_lanes<lwc::isap::detail::k128_mode> {};
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng

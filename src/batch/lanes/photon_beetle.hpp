@@ -14,7 +14,7 @@
 //
 // Every permutation of a job runs in the lanes: one step is "permute, then one block", an
 // associated-data block absorbed, a message block through Shuffle and absorbed, a tag or a
-// digest half read. A job is a list of segments of such steps (scheduler.hpp): its full
+// digest half read. A job is a list of segments of such steps (engine.hpp): its full
 // associated-data blocks, the padded last one from a staging area, its full message blocks,
 // the last partial one (staged, with the absorbed bytes masked and the padding byte set lane
 // by lane), then the tag permutation. The domain constants that end each phase are XORed onto
@@ -32,7 +32,7 @@
 
 #include "../backend.hpp"
 #include "common.hpp"
-#include "scheduler.hpp"
+#include "engine.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/photon_beetle.hpp through lane_kernels.hpp"
@@ -289,77 +289,34 @@ static_assert([] {
 
 // ---- AEAD ------------------------------------------------------------------------------------
 
+// The family's part of the lane engine (engine.hpp): a lane's vectors are its job's state.
 template <class V, size_t Rate, bool Decrypt>
-class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
-  friend class lane_scheduler<aead_engine>;
+struct aead_family {
+  using vector = V;
+  using word = u64;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
+  static constexpr size_t words = 4;
+  using states = u64[4][N];
+  static constexpr size_t rate = Rate, out_rate = Rate;
+  static constexpr size_t tag_bytes = 16;
+  static constexpr bool decrypt = Decrypt;
   static constexpr size_t rate_words = Rate == 16 ? 2 : 1;
 
   enum segment : u8 { seg_ad, seg_ad_last, seg_msg, seg_msg_last, seg_tag, seg_done };
 
- public:
-  explicit aead_engine(const aead_task& t) : t_(t) {}
-  aead_engine(const aead_engine&) = delete;
-  aead_engine& operator=(const aead_engine&) = delete;
-  ~aead_engine() {
-    wipe(w_, sizeof w_);
-    wipe(spill_, sizeof spill_);
-    wipe(stage_in_, sizeof stage_in_);
-    wipe(stage_out_, sizeof stage_out_);
-    wipe(cur_.sink, sizeof cur_.sink);
-  }
-
-  using lane_scheduler<aead_engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    reload();
-    after_refills();
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  bool next_segment(size_t j) {
-    leave_segment(j);
-    seg_[j] = static_cast<segment>(seg_[j] + 1);
-    return enter_segment(j);
-  }
-  void spill() {
-    for (size_t w = 0; w < 4; ++w) w_[w].store(spill_[w]);
-  }
-  void reload() {
-    for (size_t w = 0; w < 4; ++w) w_[w] = V::load(spill_[w]);
-  }
-  // The constants that close a phase, on the lanes that closed one in this round.
-  void after_refills() {
-    if (!any_constant_) return;
-    w_[3] = w_[3] ^ V::load(constant_);
-    std::memset(constant_, 0, sizeof constant_);
-    any_constant_ = false;
-  }
-  void end() {}
-
   // k steps of one block on every lane: the permutation, then the block.
-  void steps(u64 k) {
-    const u8* src[N];
-    u8* dst[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-    }
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&s)[words], const states&, const u8* const* src, u8* const* dst,
+                             u64 k, const Cursors& cur) {
     V keep[rate_words], pad[rate_words];
     for (size_t i = 0; i < rate_words; ++i) {
       keep[i] = V::load(keep_[i]);
       pad[i] = V::load(pad_[i]);
     }
     [[maybe_unused]] const V in_message = V::load(in_message_);
-    V s[4] = {w_[0], w_[1], w_[2], w_[3]};
     for (size_t off = 0; off < k * Rate; off += Rate) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       permute(s);
       V in[rate_words], ks[rate_words], out[rate_words];
       load_rate<Rate>(src, off, in);
@@ -373,7 +330,14 @@ class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
       }
       store_rate<Rate>(dst, off, out);
     }
-    for (size_t w = 0; w < 4; ++w) w_[w] = s[w];
+  }
+
+  // The constants that close a phase, on the lanes that closed one in this round.
+  void after_refills(V (&s)[words], const states&) {
+    if (!any_constant_) return;
+    s[3] = s[3] ^ V::load(constant_);
+    std::memset(constant_, 0, sizeof constant_);
+    any_constant_ = false;
   }
 
   void set_block_masks(size_t j, u64 in_message, size_t bytes) {
@@ -397,23 +361,24 @@ class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
     any_constant_ = true;
   }
 
-  // Work when lane j leaves its segment: the staged end of the message to the caller.
-  void leave_segment(size_t j) {
-    const aead_desc& d = job_[j];
-    if (seg_[j] == seg_msg_last) {
-      const size_t r = d.len % Rate;
-      std::memcpy(d.out + (d.len - r), stage_out_[j], r);
+  // Points lane j at its job's first or next non-empty segment (the staged end of the message
+  // going to the caller as the lane leaves it); false once the tag permutation is done.
+  template <class Cursors>
+  bool enter(size_t j, const aead_desc& d, Cursors& cur, bool first) {
+    if (first) {
+      seg_[j] = seg_ad;
+    } else {
+      if (seg_[j] == seg_msg_last) {
+        const size_t r = d.len % Rate;
+        std::memcpy(d.out + (d.len - r), stage_out_[j], r);
+      }
+      seg_[j] = static_cast<segment>(seg_[j] + 1);
     }
-  }
-
-  // Points lane j at the first non-empty segment from seg_[j] on; false once the tag is done.
-  bool enter_segment(size_t j) {
-    const aead_desc& d = job_[j];
     for (;;) {
       switch (seg_[j]) {
         case seg_ad:
           if (d.ad_len >= Rate) {
-            cur_.set(j, d.ad, nullptr, d.ad_len / Rate);
+            cur.set(j, d.ad, nullptr, d.ad_len / Rate);
             set_block_masks(j, 0, Rate);
             return true;
           }
@@ -424,7 +389,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
             std::memset(stage_in_[j], 0, Rate);
             std::memcpy(stage_in_[j], d.ad + (d.ad_len - r), r);
             stage_in_[j][r] = 0x01;
-            cur_.set(j, stage_in_[j], nullptr, 1);
+            cur.set(j, stage_in_[j], nullptr, 1);
             set_block_masks(j, 0, Rate);
             return true;
           }
@@ -432,7 +397,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
         case seg_msg:
           if (d.ad_len != 0) add_constant(j, ad_constant(d.ad_len % Rate == 0, d.len != 0));
           if (d.len >= Rate) {
-            cur_.set(j, d.in, d.out, d.len / Rate);
+            cur.set(j, d.in, d.out, d.len / Rate);
             set_block_masks(j, ~u64{0}, Rate);
             return true;
           }
@@ -442,7 +407,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
             const size_t r = d.len % Rate;
             std::memset(stage_in_[j], 0, Rate);
             std::memcpy(stage_in_[j], d.in + (d.len - r), r);
-            cur_.set(j, stage_in_[j], stage_out_[j], 1);
+            cur.set(j, stage_in_[j], stage_out_[j], 1);
             set_block_masks(j, ~u64{0}, r);
             return true;
           }
@@ -450,7 +415,7 @@ class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
         case seg_tag:
           if (d.len != 0) add_constant(j, msg_constant(d.len % Rate == 0, d.ad_len != 0));
           if (d.ad_len == 0 && d.len == 0) add_constant(j, 1);
-          cur_.set(j, nullptr, nullptr, 1);
+          cur.set(j, nullptr, nullptr, 1);
           set_block_masks(j, 0, Rate);
           return true;
         default:
@@ -460,52 +425,27 @@ class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
     }
   }
 
-  // Gives lane j the next job of the batch (its state nonce || key in the spill area), or
-  // leaves it idle when the batch has no job left.
-  void start_lane(size_t j) {
-    if (pool_i_ == pool_n_) {
-      size_t first = 0;
-      pool_n_ = t_.claim(t_.claim_ctx, N, &first);
-      pool_i_ = 0;
-      if (pool_n_ != 0) t_.fetch(t_.ctx, first, pool_n_, pool_job_);
+  void idle(size_t j) { set_block_masks(j, 0, Rate); }
+
+  // The group's states: nonce || key.
+  void start(states& s, const aead_desc* jobs, size_t m) {
+    for (size_t i = 0; i < m; ++i) {
+      s[0][i] = load_le64(jobs[i].nonce);
+      s[1][i] = load_le64(jobs[i].nonce + 8);
+      s[2][i] = load_le64(jobs[i].key);
+      s[3][i] = load_le64(jobs[i].key + 8);
     }
-    if (pool_i_ == pool_n_) {
-      cur_.idle(j);
-      set_block_masks(j, 0, Rate);
-      active_ -= busy_[j];
-      busy_[j] = false;
-      return;
-    }
-    const aead_desc& d = job_[j] = pool_job_[pool_i_++];
-    spill_[0][j] = load_le64(d.nonce);
-    spill_[1][j] = load_le64(d.nonce + 8);
-    spill_[2][j] = load_le64(d.key);
-    spill_[3][j] = load_le64(d.key + 8);
-    seg_[j] = seg_ad;
-    enter_segment(j);
-    active_ += !busy_[j];
-    busy_[j] = true;
   }
 
-  // Lane j's tag permutation is done (its state in the spill area): the tag is the state's
-  // first 16 bytes, written, or compared in constant time.
-  void finish_lane(size_t j) {
-    const aead_desc& d = job_[j];
-    alignas(8) u8 tag[16];
-    store_le64(tag, spill_[0][j]);
-    store_le64(tag + 8, spill_[1][j]);
-    const size_t len = t_.tag_len;
-    if constexpr (Decrypt) {
-      u32 diff = 0;
-      for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
-      const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
-      t_.ok[d.index] = ok;
-      // A rejected plaintext is zeroed by a mask, not behind a branch on the verdict.
-      keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
-    } else {
-      std::memcpy(d.tag, tag, len);
-    }
-    wipe(tag, sizeof tag);
+  // The tag permutation ran in the lanes: the tag is the state's first 16 bytes.
+  void finish(states& s, const aead_desc*, size_t n, u8 (&tags)[N][tag_bytes]) {
+    for (size_t i = 0; i < n; ++i)
+      for (size_t b = 0; b < 16; ++b) tags[i][b] = static_cast<u8>(s[b / 8][i] >> (8 * (b % 8)));
+  }
+
+  void wipe_scratch() {
+    wipe(stage_in_, sizeof stage_in_);
+    wipe(stage_out_, sizeof stage_out_);
   }
 
   static u64 load_le64(const u8* p) {
@@ -514,24 +454,14 @@ class aead_engine : public lane_scheduler<aead_engine<V, Rate, Decrypt>> {
     return x;
   }
 
-  const aead_task& t_;
-  V w_[4];
-  alignas(64) u64 spill_[4][N];
   alignas(64) u64 keep_[rate_words][N] = {};
   alignas(64) u64 pad_[rate_words][N] = {};
   alignas(64) u64 in_message_[N] = {};
   alignas(64) u64 constant_[N] = {};
   bool any_constant_ = false;
-  lane_cursors<N, Rate> cur_;
   segment seg_[N] = {};
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
-  alignas(64) u8 stage_in_[N][Rate];
-  alignas(64) u8 stage_out_[N][Rate];
-
-  aead_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
+  alignas(64) u8 stage_in_[N][Rate == 16 ? 16 : 8];
+  alignas(64) u8 stage_out_[N][Rate == 16 ? 16 : 8];
 };
 
 // Only where the backend has the three-input logic instruction (AVX-512). Measured per
@@ -545,124 +475,82 @@ struct aead_lanes {
   template <lane_vector V>
     requires ternary_vector<V>
   static void aead(const aead_task& t) {
-    if (t.decrypt) {
-      aead_engine<V, Rate, true> e(t);
-      e.run();
-    } else {
-      aead_engine<V, Rate, false> e(t);
-      e.run();
-    }
+    run_aead_lanes<aead_family<V, Rate, false>, aead_family<V, Rate, true>>(t);
   }
 };
 
 // ---- Hash ------------------------------------------------------------------------------------
 
 // PHOTON-Beetle-Hash[32]: the first 16 bytes (or the whole of a shorter message, padded and
-// closed) go into the zero state when the job enters its lane; then a step is one 4-byte
-// block absorbed after the permutation, and two more steps with no input squeeze the digest,
-// 16 bytes each, into a staging area the job's output is copied from.
+// closed) go into the zero state at the group's start; then a step is one 4-byte block
+// absorbed after the permutation, and two more steps with no input squeeze the digest, 16
+// bytes each, into a staging area the job's output is copied from.
 template <class V>
-class hash_engine : public lane_scheduler<hash_engine<V>> {
-  friend class lane_scheduler<hash_engine>;
+struct hash_family {
+  using vector = V;
+  using word = u64;
+  using task = sponge_task;
   static constexpr size_t N = V::lanes;
-  static constexpr size_t rate = 4, initial_rate = 16, digest_half = 16;
+  static constexpr size_t words = 4;
+  using states = u64[4][N];
+  static constexpr size_t rate = 4, out_rate = 16;
+  static constexpr size_t initial_rate = 16;
 
   enum segment : u8 { seg_absorb, seg_absorb_last, seg_squeeze, seg_done };
 
- public:
-  explicit hash_engine(const sponge_task& t) : t_(t) {}
-  hash_engine(const hash_engine&) = delete;
-  hash_engine& operator=(const hash_engine&) = delete;
-  ~hash_engine() {
-    wipe(w_, sizeof w_);
-    wipe(spill_, sizeof spill_);
-    wipe(stage_in_, sizeof stage_in_);
-    wipe(digest_, sizeof digest_);
-    wipe(cur_.sink, sizeof cur_.sink);
-  }
-
-  using lane_scheduler<hash_engine>::run;
-
- private:
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    reload();
-    after_refills();
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const { return cur_.run_length(); }
-  void advance(u64 k) { cur_.advance(k); }
-  bool segment_ended(size_t j) const { return cur_.left[j] == 0; }
-  bool next_segment(size_t j) {
-    seg_[j] = static_cast<segment>(seg_[j] + 1);
-    return enter_segment(j);
-  }
-  void spill() {
-    for (size_t w = 0; w < 4; ++w) w_[w].store(spill_[w]);
-  }
-  void reload() {
-    for (size_t w = 0; w < 4; ++w) w_[w] = V::load(spill_[w]);
-  }
-  void after_refills() {
-    if (!any_constant_) return;
-    w_[3] = w_[3] ^ V::load(constant_);
-    std::memset(constant_, 0, sizeof constant_);
-    any_constant_ = false;
-  }
-  void end() {}
-
   // k steps: the permutation, a block absorbed (zeros when squeezing), the rate's first 16
   // bytes out (kept only by squeezing lanes).
-  void steps(u64 k) {
-    const u8* src[N];
-    u8* dst[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = cur_.src_ptr(j);
-      dst[j] = cur_.dst_ptr(j);
-    }
-    V s[4] = {w_[0], w_[1], w_[2], w_[3]};
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&s)[words], const states&, const u8* const* src, u8* const* dst,
+                             u64 k, const Cursors& cur) {
     for (size_t off = 0; off < k * rate; off += rate) {
-      cur_.prefetch(off);
+      cur.prefetch(off);
       permute(s);
       V in[1];
       load_rate<rate>(src, off, in);
       s[0] = s[0] ^ in[0];
       const V out[2] = {s[0], s[1]};
-      V::template store_blocks<false>(dst, off / rate * digest_half, out);
+      V::template store_blocks<false>(dst, off / rate * out_rate, out);
     }
-    for (size_t w = 0; w < 4; ++w) w_[w] = s[w];
   }
 
-  bool enter_segment(size_t j) {
-    const sponge_desc& d = job_[j];
+  void after_refills(V (&s)[words], const states&) {
+    if (!any_constant_) return;
+    s[3] = s[3] ^ V::load(constant_);
+    std::memset(constant_, 0, sizeof constant_);
+    any_constant_ = false;
+  }
+
+  template <class Cursors>
+  bool enter(size_t j, const sponge_desc& d, Cursors& cur, bool first) {
+    seg_[j] = first ? seg_absorb : static_cast<segment>(seg_[j] + 1);
     const size_t rest = d.len > initial_rate ? d.len - initial_rate : 0;
     for (;;) {
       switch (seg_[j]) {
         case seg_absorb:
           if (rest >= rate) {
-            cur_.set(j, d.in + initial_rate, nullptr, rest / rate);
+            cur.set(j, d.in + initial_rate, nullptr, rest / rate);
             return true;
           }
           break;
         case seg_absorb_last:
           if (rest % rate != 0) {
             const size_t r = rest % rate;
-            std::memset(stage_in_[j], 0, rate);
+            std::memset(stage_in_[j], 0, sizeof stage_in_[j]);
             std::memcpy(stage_in_[j], d.in + (d.len - r), r);
             stage_in_[j][r] = 0x01;
-            cur_.set(j, stage_in_[j], nullptr, 1);
+            cur.set(j, stage_in_[j], nullptr, 1);
             return true;
           }
           break;
         case seg_squeeze:
           // Section 3.3: after a message longer than 16 bytes, 1 closes a full last block and
-          // 2 a partial one (the constants of shorter messages are added in start_lane).
+          // 2 a partial one (the constants of shorter messages are added at the start).
           if (rest != 0) {
             constant_[j] ^= constant_bits(rest % rate == 0 ? 1 : 2);
             any_constant_ = true;
           }
-          cur_.set(j, nullptr, digest_[j], 2);
+          cur.set(j, nullptr, digest_[j], 2);
           return true;
         default:
           return false;
@@ -671,67 +559,50 @@ class hash_engine : public lane_scheduler<hash_engine<V>> {
     }
   }
 
-  void start_lane(size_t j) {
-    if (pool_i_ == pool_n_) {
-      size_t first = 0;
-      pool_n_ = t_.claim(t_.claim_ctx, N, &first);
-      pool_i_ = 0;
-      if (pool_n_ != 0) t_.fetch(t_.ctx, first, pool_n_, pool_job_);
+  // The group's states: the first 16 bytes (or the whole of a shorter message, padded and
+  // closed) in the zero state.
+  void start(states& s, const sponge_desc* jobs, size_t m) {
+    for (size_t i = 0; i < m; ++i) {
+      const sponge_desc& d = jobs[i];
+      u64 w[4] = {};
+      const size_t first = d.len < initial_rate ? d.len : initial_rate;
+      xor_bytes(w, d.in, first);
+      if (d.len == 0) {
+        w[3] ^= constant_bits(1);
+      } else if (d.len < initial_rate) {
+        w[first / 8] ^= u64{0x01} << (8 * (first % 8));
+        w[3] ^= constant_bits(1);
+      } else if (d.len == initial_rate) {
+        w[3] ^= constant_bits(2);
+      }
+      for (size_t k = 0; k < 4; ++k) s[k][i] = w[k];
+      wipe(w, sizeof w);
     }
-    if (pool_i_ == pool_n_) {
-      cur_.idle(j);
-      active_ -= busy_[j];
-      busy_[j] = false;
-      return;
-    }
-    const sponge_desc& d = job_[j] = pool_job_[pool_i_++];
-    u64 w[4] = {};
-    const size_t first = d.len < initial_rate ? d.len : initial_rate;
-    xor_bytes(w, d.in, first);
-    if (d.len == 0) {
-      w[3] ^= constant_bits(1);
-    } else if (d.len < initial_rate) {
-      w[first / 8] ^= u64{0x01} << (8 * (first % 8));
-      w[3] ^= constant_bits(1);
-    } else if (d.len == initial_rate) {
-      w[3] ^= constant_bits(2);
-    }
-    for (size_t i = 0; i < 4; ++i) spill_[i][j] = w[i];
-    wipe(w, sizeof w);
-    seg_[j] = seg_absorb;
-    enter_segment(j);
-    active_ += !busy_[j];
-    busy_[j] = true;
   }
 
-  void finish_lane(size_t j) {
-    const sponge_desc& d = job_[j];
+  // The digest was squeezed in the lanes, into lane j's staging area.
+  void queued(states&, size_t, size_t j, const sponge_desc& d) {
     std::memcpy(d.out, digest_[j], d.out_len);
   }
+  void finish(states&, const sponge_desc*, size_t) {}
 
-  const sponge_task& t_;
-  V w_[4];
-  alignas(64) u64 spill_[4][N];
+  void wipe_scratch() {
+    wipe(stage_in_, sizeof stage_in_);
+    wipe(digest_, sizeof digest_);
+  }
+
   alignas(64) u64 constant_[N] = {};
   bool any_constant_ = false;
-  lane_cursors<N, rate, digest_half> cur_;
   segment seg_[N] = {};
-  bool busy_[N] = {};
-  size_t active_ = 0;
-  sponge_desc job_[N];
   alignas(64) u8 stage_in_[N][8];
-  alignas(64) u8 digest_[N][2 * digest_half];
-
-  sponge_desc pool_job_[N];
-  size_t pool_n_ = 0, pool_i_ = 0;
+  alignas(64) u8 digest_[N][2 * out_rate];
 };
 
 struct hash_lanes {
   template <lane_vector V>
     requires ternary_vector<V>
   static void sponge(const sponge_task& t) {
-    hash_engine<V> e(t);
-    e.run();
+    run_sponge_lanes<hash_family<V>>(t);
   }
 };
 
