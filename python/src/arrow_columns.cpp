@@ -123,6 +123,10 @@ nb::tuple arrow_aead(bool decrypt, std::size_t index, nb::handle keys_obj, nb::h
   std::size_t n = 0;
   jobs.in = arrow_column(a, values, offsets, large, "messages", n);
   jobs.keys = key_rows(cols, keys, n, a.key_size, "keys");
+  // One nonce for every row is for decrypting only: encrypting would reuse it.
+  if (!decrypt && n > 1 && nonces.size() == a.nonce_size)
+    value_error("nonces: one value for " + num(n) + " rows would encrypt every row under the same "
+                "nonce; give one nonce per row");
   jobs.nonces = key_rows(cols, nonces, n, a.nonce_size, "nonces");
   if (second.present()) jobs.second_keys = key_rows(cols, second, n, a.second_key_size, "second_keys");
   const std::uint8_t* ad_ok = nullptr;  // null: every entry valid

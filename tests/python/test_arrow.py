@@ -390,6 +390,21 @@ def test_threads_must_be_a_count():
         [lwc.AsconAEAD128(bytes(16)).encrypt(bytes(16), b"a", None)]
 
 
+def test_private_entry_refuses_one_nonce_for_many_rows_when_encrypting():
+    """lwc.arrow refuses it first; the C++ entry does too, so no caller of it can encrypt two
+    rows under one (key, nonce)."""
+    from lwc import _lwc
+
+    index = lwc.batch._INFOS["ascon-aead128"]["index"]
+    offsets = np.array([0, 3, 6], dtype=np.int32)
+    with pytest.raises(ValueError, match="same nonce"):
+        _lwc._arrow_aead(False, index, bytes(32), bytes(16), None, b"abcdef", offsets, False, None, None,
+                         None, False, None, 16, False, pa.allocate_buffer, None, None)
+    # Decrypting under one nonce for every row only reads.
+    _lwc._arrow_aead(True, index, bytes(32), bytes(16), None, b"abcdef", offsets, False, None, None,
+                     None, False, None, 16, False, pa.allocate_buffer, None, None)
+
+
 def test_private_entry_checks_the_tag_length():
     """The C++ entry sizes the result from the tag length before the engine sees it."""
     from lwc import _lwc
