@@ -39,6 +39,7 @@ run_arch_stream() {
   shift 4
   local log="$build/qemu-$name.log"
   (
+    set -f  # the words are split, never globbed (gtest filters have stars)
     for cmd in "$@"; do
       set -- $cmd
       local env=() shown=""
@@ -79,8 +80,12 @@ for arch in $archs; do
   targets=(lwc_core_tests lwc_wycheproof_tests lwc_acorn_grain_tests lwc_batch_tests lwc_capi_test)
   batch_runs=("$build/lwc/tests/batch/lwc_batch_tests --gtest_brief=1")
   if [ "$arch" = aarch64 ]; then
+    # NEON's cases run with one thread only: how threads share a batch is the same code on
+    # every backend (the portable cases here and every native run check it), and the two- and
+    # three-thread cases would triple NEON's share of the stage's time under qemu.
     targets+=(lwc_batch_env_test)
-    batch_runs=("LWC_BACKEND=neon $build/lwc/tests/batch/lwc_batch_tests --gtest_brief=1"
+    one_thread_neon="--gtest_filter=-Backends/*/neon_2threads:Backends/*/neon_3threads"
+    batch_runs=("LWC_BACKEND=neon $build/lwc/tests/batch/lwc_batch_tests --gtest_brief=1 $one_thread_neon"
                 "LWC_BACKEND=neon $build/lwc/tests/batch/lwc_batch_env_test --gtest_brief=1"
                 "LWC_BACKEND=portable $build/lwc/tests/batch/lwc_batch_env_test --gtest_brief=1")
   fi
