@@ -53,6 +53,8 @@ struct lane_kernel {};
 #include "lanes/tinyjambu.hpp"
 #include "lanes/gift_cofb.hpp"
 #include "lanes/romulus.hpp"
+#include "lanes/photon_beetle.hpp"
+#include "lanes/isap_k.hpp"
 
 namespace lwc::simd::LWC_SIMD_NS {
 
