@@ -55,6 +55,8 @@ struct lane_kernel {};
 #include "lanes/romulus.hpp"
 #include "lanes/photon_beetle.hpp"
 #include "lanes/isap_k.hpp"
+#include "lanes/grain.hpp"
+#include "lanes/elephant.hpp"
 
 namespace lwc::simd::LWC_SIMD_NS {
 

@@ -161,7 +161,7 @@ std::vector<std::string> backends() {
   return v;
 }
 INSTANTIATE_TEST_SUITE_P(Backends, LanesGrainElephant, ::testing::ValuesIn(backends()),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& param_info) { return param_info.param; });
 
 // The wide backends run these algorithms in lanes (Grain on avx512 only); a lost kernel (a
 // concept that stopped matching the backend's vector type) would silently fall back to job by
