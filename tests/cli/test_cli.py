@@ -1056,11 +1056,12 @@ class SurfaceTest(unittest.TestCase):
         for name, path in column.items():
             self.assertRegex(path, r"^(job by job|(avx512 )?(avx2 ?)?(portable)?)$", name)
             self.assertNotEqual(path, "", name)
-        # Ascon has lane kernels on every backend, Grain-128AEAD on none, Acorn-128 not on the
-        # portable one
+        # Ascon has lane kernels on every backend, Romulus-T on none, Acorn-128 and
+        # Grain-128AEAD not on the portable one
         self.assertTrue(column["ascon-aead128"].endswith("portable"), column["ascon-aead128"])
-        self.assertEqual(column["grain-128aead"], "job by job")
+        self.assertEqual(column["romulus-t"], "job by job")
         self.assertNotIn("portable", column["acorn-128"])
+        self.assertNotIn("portable", column["grain-128aead"])
 
     def test_legacy_algorithms_are_labelled(self):
         text = lwc("list").stdout.decode()
