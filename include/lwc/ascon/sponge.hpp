@@ -164,7 +164,8 @@ class sponge {
   LWC_TARGET_BMI1_BMI2 static void permute12_bmi2(state& s) { permute<12>(s); }
 #endif
 
-  LWC_HD constexpr void finish_absorbing() {
+  // always_inline: called out of line, the BMI copy would run the baseline p^12 (Clang).
+  LWC_HD LWC_ALWAYS_INLINE constexpr void finish_absorbing() {
     s_.x[pos_ / 8] ^= lanes::pad(pos_ % 8);
     if constexpr (Params::keyed) s_.x[4] ^= lanes::dsep;
     permute<12>(s_);
