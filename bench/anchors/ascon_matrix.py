@@ -15,8 +15,8 @@ points global, so the builds share nothing at link time; all are linked into one
 alternating runs. DIR is a source tree of github:ascon/ascon-c (docs/PERFORMANCE.md says how
 to get one); without it the script says so and exits 0.
 
-The table: per lwc build, the ratio of its median throughput to the faster anchor's median at
-each operation and size (above 1: lwc faster). Ratios, not absolute MB/s, are the figure to
+The table: per lwc build, its ratio to the faster anchor at each operation and size (above 1:
+lwc faster), the median over the repetitions of the ratio within each repetition. Ratios, not absolute MB/s, are the figure to
 quote from a shared machine.
 """
 import argparse
@@ -165,12 +165,25 @@ def cpu_model():
     return "unknown CPU"
 
 
+def ratio_cell(reps, med, anchor_builds, op, n, build):
+    """lwc / the anchor with the higher median, as the median of the ratios within each
+    repetition: both sides of a ratio ran within the same shuffled round, so a burst of load
+    that slows one round moves both."""
+    anchors = [a for a in anchor_builds if (op, n, a) in med]
+    if not anchors or (op, n, build) not in reps:
+        return "-"
+    best = max(anchors, key=lambda a: med[(op, n, a)])
+    ratios = [x / y for x, y in zip(reps[(op, n, build)], reps[(op, n, best)])]
+    return f"{statistics.median(ratios):.2f}"
+
+
 def table(data):
     rows = data["results"]
-    med = {}
+    med, reps = {}, {}
     for r in rows:
-        med[(r["operation"], r["bytes"], r["build"])] = (statistics.median(r["bytes_per_second"]),
-                                                         r["anchor"])
+        key = (r["operation"], r["bytes"], r["build"])
+        med[key] = statistics.median(r["bytes_per_second"])
+        reps[key] = r["bytes_per_second"]
     ops = list(dict.fromkeys(r["operation"] for r in rows))
     sizes = sorted({r["bytes"] for r in rows})
     lwc_builds = list(dict.fromkeys(r["build"] for r in rows if not r["anchor"]))
@@ -181,8 +194,10 @@ def table(data):
     for k, v in info.get("compilers", {}).items():
         lines.append(f"- {k}: {v}")
     lines.append(f"- github:ascon/ascon-c `{info.get('ascon_c_commit', '?')}`")
-    lines.append(f"Medians of {data['repetitions']} alternating repetitions in one process "
-                 "(CPU time of the thread); ratio = lwc / the faster ascon-c build at that cell.")
+    lines.append(f"{data['repetitions']} repetitions in one process, each timing every build "
+                 "once in a random order (CPU time of the thread); ratio = lwc / the ascon-c "
+                 "build with the higher median at that cell, the median of the ratios within "
+                 "each repetition; anchors: median MB/s.")
     lines.append("")
     def label(n):
         return f"{n // 1024} KiB" if n >= 1024 else f"{n} B"
@@ -194,13 +209,10 @@ def table(data):
         for b in lwc_builds:
             cells = []
             for n in sizes:
-                best = max((med[(op, n, a)][0] for a in anchor_builds if (op, n, a) in med),
-                           default=None)
-                v = med.get((op, n, b))
-                cells.append(f"{v[0] / best:.2f}" if v and best else "-")
+                cells.append(ratio_cell(reps, med, anchor_builds, op, n, b))
             lines.append(f"| {b.removeprefix('lwc ')} | " + " | ".join(cells) + " |")
         for a in anchor_builds:
-            cells = [f"{med[(op, n, a)][0] / 1e6:.0f}" if (op, n, a) in med else "-"
+            cells = [f"{med[(op, n, a)] / 1e6:.0f}" if (op, n, a) in med else "-"
                      for n in sizes]
             lines.append(f"| {a}, MB/s | " + " | ".join(cells) + " |")
         lines.append("")
