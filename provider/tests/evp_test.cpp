@@ -12,11 +12,13 @@
 #include <openssl/provider.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <lwc/registry.hpp>
@@ -192,6 +194,46 @@ TEST(ProviderTables, ParamsDescribeTheProviderAndClaimNoFips) {
   for (const auto& a : lwc::algorithms())
     EXPECT_NE(listed.find(" " + std::string(a.name) + " "), std::string::npos) << a.name;
   OSSL_PROVIDER_unload(p);
+}
+
+// OpenSSL's rule: a fetched algorithm may be shared between threads, a context may not. Threads
+// sharing one fetched cipher and digest, each with contexts of its own, get the core's results.
+TEST(ProviderThreads, SharedAlgorithmsOwnContexts) {
+  const lwc::algorithm& aead = lwc::get_algorithm("ascon-aead128");
+  const lwc::algorithm& hash = lwc::get_algorithm("ascon-hash256");
+  auto cipher = fetch_cipher(aead);
+  auto md = fetch_md(hash);
+  ASSERT_TRUE(cipher && md);
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937_64 r(t);
+      for (int i = 0; i < 100; ++i) {
+        byte_vector key(16), nonce(16), msg(r() % 300);
+        for (auto* v : {&key, &nonce, &msg})
+          for (auto& b : *v) b = static_cast<std::uint8_t>(r());
+        byte_vector want_ct(msg.size()), want_tag(16), want_md(32), ct(msg.size()), tag(16), md_out(32);
+        lwc::aead_encrypt(aead, key, nonce, {}, msg, want_ct, want_tag);
+        lwc::digest(hash, msg, want_md);
+        owned<EVP_CIPHER_CTX> c(EVP_CIPHER_CTX_new());
+        owned<EVP_MD_CTX> m(EVP_MD_CTX_new());
+        int outl = 0;
+        unsigned int len = 0;
+        const bool ok =
+            EVP_EncryptInit_ex2(c.get(), cipher.get(), key.data(), nonce.data(), nullptr) == 1 &&
+            (msg.empty() || EVP_EncryptUpdate(c.get(), ct.data(), &outl, msg.data(), static_cast<int>(msg.size())) == 1) &&
+            EVP_EncryptFinal_ex(c.get(), nullptr, &outl) == 1 &&
+            EVP_CIPHER_CTX_ctrl(c.get(), EVP_CTRL_AEAD_GET_TAG, 16, tag.data()) == 1 &&
+            EVP_DigestInit_ex2(m.get(), md.get(), nullptr) == 1 &&
+            EVP_DigestUpdate(m.get(), msg.data(), msg.size()) == 1 &&
+            EVP_DigestFinal_ex(m.get(), md_out.data(), &len) == 1;
+        if (!ok || ct != want_ct || tag != want_tag || md_out != want_md) ++mismatches;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 // ---- AEADs ----------------------------------------------------------------------------------
