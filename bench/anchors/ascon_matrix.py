@@ -5,7 +5,8 @@
     python3 bench/anchors/ascon_matrix.py --ascon-c DIR [--build-dir build/ascon-matrix]
         [--configs 'g++:-O2,g++:-O3,...'] [--repetitions 11] [--min-ms 20]
         [--only aead128-encrypt] [--save run.json]
-    python3 bench/anchors/ascon_matrix.py --load run.json      # the table of an earlier run
+    python3 bench/anchors/ascon_matrix.py --load run.json [--before old.json]
+        # the table of an earlier run (with --before: each cell "old -> run")
 
 Builds bench/anchors/ascon_side.cpp (Ascon-AEAD128, Ascon-Hash256, Ascon-XOF128) once per
 compiler and flag set, and ascon-c's opt64 and avx512 code (avx512 only where -march=native
@@ -177,13 +178,20 @@ def ratio_cell(reps, med, anchor_builds, op, n, build):
     return f"{statistics.median(ratios):.2f}"
 
 
-def table(data):
-    rows = data["results"]
+def indexed(data):
     med, reps = {}, {}
-    for r in rows:
+    for r in data["results"]:
         key = (r["operation"], r["bytes"], r["build"])
         med[key] = statistics.median(r["bytes_per_second"])
         reps[key] = r["bytes_per_second"]
+    return med, reps
+
+
+def table(data, before=None):
+    """With `before` (an earlier run), each ratio cell reads "before -> now"."""
+    rows = data["results"]
+    med, reps = indexed(data)
+    old = indexed(before) if before else None
     ops = list(dict.fromkeys(r["operation"] for r in rows))
     sizes = sorted({r["bytes"] for r in rows})
     lwc_builds = list(dict.fromkeys(r["build"] for r in rows if not r["anchor"]))
@@ -209,7 +217,10 @@ def table(data):
         for b in lwc_builds:
             cells = []
             for n in sizes:
-                cells.append(ratio_cell(reps, med, anchor_builds, op, n, b))
+                cell = ratio_cell(reps, med, anchor_builds, op, n, b)
+                if old:
+                    cell = f"{ratio_cell(old[1], old[0], anchor_builds, op, n, b)} → {cell}"
+                cells.append(cell)
             lines.append(f"| {b.removeprefix('lwc ')} | " + " | ".join(cells) + " |")
         for a in anchor_builds:
             cells = [f"{med[(op, n, a)] / 1e6:.0f}" if (op, n, a) in med else "-"
@@ -234,9 +245,11 @@ def main():
     p.add_argument("--only", help="one operation: aead128-encrypt, aead128-decrypt, hash256, xof128")
     p.add_argument("--save", help="write the results (with the machine information) here")
     p.add_argument("--load", help="print the table of a file written by --save; builds nothing")
+    p.add_argument("--before", help="an earlier --save file: cells read 'before -> now'")
     args = p.parse_args()
+    before = json.load(open(args.before)) if args.before else None
     if args.load:
-        print(table(json.load(open(args.load))))
+        print(table(json.load(open(args.load)), before))
         return 0
     if not args.ascon_c or not os.path.isdir(os.path.join(args.ascon_c, "crypto_aead")):
         print("ascon_matrix: skipped, no ascon-c source tree (--ascon-c or "
@@ -259,7 +272,7 @@ def main():
     if args.save:
         with open(args.save, "w") as f:
             json.dump(data, f, indent=1)
-    print(table(data))
+    print(table(data, before))
     return 0
 
 
