@@ -67,10 +67,15 @@ def main():
     args = p.parse_args()
     os.makedirs(args.work, exist_ok=True)
     checked, failed = 0, 0
-    for compiler in dict.fromkeys(args.compilers):
-        if not shutil.which(compiler):
+    seen = set()
+    for compiler in args.compilers:
+        path = shutil.which(compiler)
+        if not path:
             print(f"{compiler}: not installed, skipped")
             continue
+        if os.path.realpath(path) in seen:  # c++ is often g++
+            continue
+        seen.add(os.path.realpath(path))
         for flags in ("-O2", "-O3"):
             problems = check(compiler, flags, args)
             checked += 1
