@@ -577,6 +577,17 @@ TEST(BatchApi, ReportsBackendsAndAlgorithms) {
   EXPECT_EQ(lwc_batch_supports("no-such-algorithm"), 0);
 }
 
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+// NEON is baseline on little-endian AArch64: its backend is always there, first (the default
+// unless LWC_BACKEND names another), with two registers of two 64-bit lanes per state word.
+TEST(BatchApi, NeonLeadsOnAarch64) {
+  const auto backends = lwc::batch::available_backends();
+  ASSERT_EQ(backends.size(), 2u);
+  EXPECT_EQ(backends.front(), "neon");
+  EXPECT_EQ(lwc::batch::lanes("neon"), 4u);
+}
+#endif
+
 // The engine runs every registered algorithm: its list is the registry's, in order.
 TEST(BatchApi, RunsEveryRegisteredAlgorithm) {
   const auto listed = lwc::batch::algorithms();
