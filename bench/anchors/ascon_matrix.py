@@ -30,6 +30,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from compare import cpu_model  # noqa: E402  (the same machine line as the anchor tables)
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_CONFIGS = ("g++:-O2,g++:-O3,g++:-O3 -march=native,"
                    "clang++:-O2,clang++:-O3,clang++:-O3 -march=native")
@@ -154,16 +156,6 @@ def commit_of(ascon_c, given):
         return out(["git", "-C", ascon_c, "rev-parse", "HEAD"])
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
-
-
-def cpu_model():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown CPU"
 
 
 def ratio_cell(reps, med, anchor_builds, op, n, build):
