@@ -326,7 +326,7 @@ struct aead_family {
           // The associated data's last 0..17 bytes with the padding: always one block.
           const size_t r = d.ad_len % rate;
           std::memset(stage_[j], 0, sizeof stage_[j]);
-          std::memcpy(stage_[j], d.ad + (d.ad_len - r), r);
+          if (r != 0) std::memcpy(stage_[j], d.ad + (d.ad_len - r), r);  // ad may be null
           stage_[j][r] = 0x80;
           cur.set(j, stage_[j], nullptr, 1);
           return true;
