@@ -1053,9 +1053,13 @@ class SurfaceTest(unittest.TestCase):
         rows = lines[1:lines.index("")]
         column = {l.split()[0]: l[start:] for l in rows}
         self.assertEqual(len(column), len(rows))
+        order = ["avx512", "avx2", "portable"]  # fastest first, as lwc list writes them
         for name, path in column.items():
-            self.assertRegex(path, r"^(job by job|(avx512 )?(avx2 ?)?(portable)?)$", name)
             self.assertNotEqual(path, "", name)
+            if path == "job by job":
+                continue
+            backends = path.split(" ")
+            self.assertEqual(backends, [b for b in order if b in backends], name)
         # Ascon has lane kernels on every backend, Romulus-T on none, Acorn-128 and
         # Grain-128AEAD not on the portable one
         self.assertTrue(column["ascon-aead128"].endswith("portable"), column["ascon-aead128"])
