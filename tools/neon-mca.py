@@ -35,10 +35,10 @@ LANES = {"neon": (4, 4), "portable": (2, 4)}
 # lane takes per loop iteration, and the loop's work. Ascon-Hash256's sponge engine is named by
 # its IV (hash256_params in include/lwc/ascon/hash.hpp).
 KERNELS = [
-    ("ascon-aead128 encrypt", r"lwc::ascon::detail::aead128_traits, false>::steps\(", 64, 16,
+    ("ascon-aead128 encrypt", r"lwc::ascon::detail::aead128_traits, false>( >)?::steps\(", 64, 16,
      "16-byte block + p^8"),
     ("ascon-hash256", rf"unkeyed_params<lwc::ascon::little_endian_lanes, {0x0000080100cc0002}ul, 12>, "
-     r"false>::steps\(", 64, 8, "8-byte block + p^12"),
+     r"false>( >)?::steps\(", 64, 8, "8-byte block + p^12"),
     ("xoodyak encrypt", r"xoodyak_lanes::aead_family<[^<>]*(<\d+ul>)?, false> >::steps\(", 32, 24,
      "24-byte block + Xoodoo[12]"),
     ("xoodyak-hash", r"xoodyak_lanes::hash_family<[^<>]*(<\d+ul> ?)?> >::steps\(", 32, 16,
@@ -55,15 +55,27 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw).stdout
 
 
-def compile_asm(cxx, backend, cpu, work, keep):
-    out = os.path.join(work, f"backend_{backend}.{cpu}.s")
-    src = os.path.join(ROOT, "src", "batch", f"backend_{backend}.cpp")
-    if not (keep and os.path.exists(out)) and (
-            not os.path.exists(out) or os.path.getmtime(out) < newest_source()):
-        # The flags of the Release build (CMake: -O3 -DNDEBUG, position independent), plus the core.
-        run([cxx, "-std=gnu++20", "-O3", "-DNDEBUG", "-fPIC", f"-mcpu={cpu}",
-             "-DLWC_REGISTRY_COMPILED=1", "-I", os.path.join(ROOT, "include"), "-S", "-o", out, src])
-    return out
+def compile_all(cxx, cpus, work, keep):
+    """Assembly of every backend for every CPU, the stale ones compiled side by side."""
+    paths, jobs = {}, []
+    newest = newest_source()
+    for cpu in cpus:
+        for backend in LANES:
+            out = os.path.join(work, f"backend_{backend}.{cpu}.s")
+            paths[backend, cpu] = out
+            if os.path.exists(out) and (keep or os.path.getmtime(out) >= newest):
+                continue
+            src = os.path.join(ROOT, "src", "batch", f"backend_{backend}.cpp")
+            # The Release build's flags (CMake: -O3 -DNDEBUG, position independent).
+            cmd = [cxx, "-std=gnu++20", "-O3", "-DNDEBUG", "-fPIC", f"-mcpu={cpu}",
+                   "-DLWC_REGISTRY_COMPILED=1", "-I", os.path.join(ROOT, "include"), "-S",
+                   "-o", out + ".tmp", src]
+            jobs.append((subprocess.Popen(cmd), out))
+    for proc, out in jobs:
+        if proc.wait() != 0:
+            sys.exit(f"compiling {out} failed")
+        os.replace(out + ".tmp", out)
+    return paths
 
 
 def newest_source():
@@ -151,9 +163,10 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     print("| kernel | loop | cpu | portable c/B | neon c/B | portable / neon |")
     print("|---|---|---|---:|---:|---:|", flush=True)
-    for cpu in args.cpus.split(","):
-        funcs = {b: functions(compile_asm(args.cxx, b, cpu, args.work, args.keep_asm), args.cxxfilt)
-                 for b in LANES}
+    cpus = args.cpus.split(",")
+    asm = compile_all(args.cxx, cpus, args.work, args.keep_asm)
+    for cpu in cpus:
+        funcs = {b: functions(asm[b, cpu], args.cxxfilt) for b in LANES}
         for label, pattern, width, block, work in KERNELS:
             cpb = {}
             for backend, table in funcs.items():
