@@ -16,6 +16,9 @@ points global, so the builds share nothing at link time; all are linked into one
 alternating runs. DIR is a source tree of github:ascon/ascon-c (docs/PERFORMANCE.md says how
 to get one); without it the script says so and exits 0.
 
+A flag set may add -I DIR to time another copy of the headers (an earlier commit's include/)
+side by side with this one.
+
 The table: per lwc build, its ratio to the faster anchor at each operation and size (above 1:
 lwc faster), the median over the repetitions of the ratio within each repetition. Ratios, not absolute MB/s, are the figure to
 quote from a shared machine.
