@@ -39,7 +39,7 @@ extern "C" {
 /* Pass NULL for the defaults: all hardware threads, the default backend. */
 typedef struct lwc_batch_options {
   unsigned threads;    /* 0: all hardware threads; 1: the calling thread only */
-  const char* backend; /* NULL: lwc_batch_default_backend(); else "portable", "avx2", "avx512" */
+  const char* backend; /* NULL: lwc_batch_default_backend(); else "portable", "avx2", "avx512", "neon" */
 } lwc_batch_options;
 
 /* One AEAD job. `in` is the plaintext (encrypt) or ciphertext (decrypt), `out` receives

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// The CPU batch engine: many independent messages at once, in SIMD lanes (portable, AVX2 x4,
-// AVX-512 x8, picked at run time) and across threads. It runs every algorithm of the registry
+// The CPU batch engine: many independent messages at once, in SIMD lanes (portable, AVX2,
+// AVX-512 or NEON, picked at run time) and across threads. It runs every algorithm of the registry
 // (lwc::algorithms()): those with a lane kernel for the chosen backend in SIMD lanes, all others
 // job by job with the single-message core, threads sharing the jobs either way; has_lanes() (and
 // `lwc list`) tells which path runs. Results equal the single-message
@@ -57,15 +57,16 @@ bool supports(std::string_view algorithm) noexcept;
 // unknown.
 bool has_lanes(algorithm_ref algorithm, std::string_view backend) noexcept;
 
-// Backends this CPU and OS can run, fastest first ("avx512", "avx2", "portable").
+// Backends this CPU and OS can run, fastest first ("avx512", "avx2", "portable" on x86-64;
+// "neon", "portable" on AArch64).
 std::span<const std::string_view> available_backends() noexcept;
 // The backend used when options::backend is empty: the fastest available, or the one named
-// by the environment variable LWC_BACKEND (portable|avx2|avx512) when that one is
+// by the environment variable LWC_BACKEND (portable|avx2|avx512|neon) when that one is
 // available; read once per process.
 std::string_view default_backend() noexcept;
 // Messages processed side by side per thread by a backend (its lane count: 16 for avx512, 8
-// for avx2, 2 for portable, whose kernels of 32-bit lanes, Xoodyak and SPARKLE, run 4); 0 if
-// unknown.
+// for avx2, 4 for neon, 2 for portable, whose kernels of 32-bit lanes, Xoodyak and SPARKLE,
+// run 4); 0 if unknown.
 std::size_t lanes(std::string_view backend) noexcept;
 
 // ---- AEAD -----------------------------------------------------------------------------------

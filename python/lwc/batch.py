@@ -66,7 +66,7 @@ def algorithms() -> list:
 
 
 def backends() -> list:
-    """Backends this CPU can run, fastest first (e.g. ['avx512', 'avx2', 'portable'])."""
+    """Backends this CPU can run, fastest first (e.g. ['avx512', 'avx2', 'portable'], or ['neon', 'portable'] on AArch64)."""
     return _lwc._batch_backends()
 
 
@@ -83,7 +83,7 @@ def lanes(backend: str) -> int:
 def has_lanes(algorithm: str, backend: str) -> bool:
     """True when ``backend`` runs ``algorithm`` in SIMD lanes, False when it runs it job by job
     (one message after the other per thread, with the single-message code; same results, only
-    slower). ``backend`` is one of ``backends()`` ("portable", "avx2", "avx512"). Raises
+    slower). ``backend`` is one of ``backends()`` ("portable", "avx2", "avx512", "neon"). Raises
     ValueError for an algorithm the engine does not know, or a backend this build and CPU do
     not run.
 

@@ -20,8 +20,8 @@ namespace lwc::simd {
 
 // What a lane-vector type must provide for the batch engine's lane kernels: V::lanes 64-bit
 // lanes, lane-wise logic, shifts and rotations, and block loads/stores that gather one word
-// per lane from each lane's own pointer at a common offset, in either byte order. A new
-// backend (NEON, say) is one header with such a type and one translation unit that
+// per lane from each lane's own pointer at a common offset, in either byte order. A
+// backend (vec_neon.hpp, say) is one header with such a type and one translation unit that
 // instantiates the kernels for it (src/batch/backend_*.cpp).
 template <class V>
 concept lane_vector = requires(const V& a, const V& b, const V& c, std::uint64_t* words,

@@ -22,7 +22,7 @@ namespace Lwc
             get { return Marshal.PtrToStringAnsi(Native.lwc_batch_default_backend()); }
         }
 
-        /// <summary>True when this build and CPU run the backend ("portable", "avx2", "avx512").</summary>
+        /// <summary>True when this build and CPU run the backend ("portable", "avx2", "avx512", "neon").</summary>
         public static bool BackendAvailable(string backend)
         {
             if (backend == null) throw new ArgumentNullException("backend");
