@@ -11,9 +11,9 @@
 //
 // The backend "scalar" is the single-message core run over the same batch, one message after
 // the other on one thread: the baseline the batch speed-ups are quoted against, measured in
-// the same process and conditions. Time is wall-clock time. Grain-128AEADv2 runs job by job in
-// every backend, and Acorn-128 in the portable one, so there the backends differ only in the
-// engine's overhead.
+// the same process and conditions. Time is wall-clock time. Where an algorithm has no lane kernel
+// on a backend (lwc::batch::has_lanes), that backend runs it job by job and differs from the
+// others only in the engine's overhead.
 //
 // LWC_BATCH_BENCH_MESSAGES overrides the batch size (a power of two is not required; the 64 MiB
 // bound does not apply then).
