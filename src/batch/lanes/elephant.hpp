@@ -26,7 +26,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 
 #include "common.hpp"
 #include "engine.hpp"
@@ -551,13 +550,30 @@ class engine {
 template <class V>
 concept wide_enough = half_of<V>::type::lanes >= 4;
 
+// An engine holds its queue and transposition buffers (about 150 KB), so it lives on the heap.
+// Owned here rather than by std::unique_ptr: that template's members would be instantiated in
+// namespace std, outside this backend's namespace, and compiled with its instruction set (the
+// backend symbol check refuses them in unoptimized builds, where they are not inlined).
+template <class E>
+class heap_engine {
+ public:
+  explicit heap_engine(const aead_task& t) : e_(new E(t)) {}
+  ~heap_engine() { delete e_; }
+  heap_engine(const heap_engine&) = delete;
+  heap_engine& operator=(const heap_engine&) = delete;
+  E* operator->() const noexcept { return e_; }
+
+ private:
+  E* e_;
+};
+
 template <class V, class P>
 void run(const aead_task& t) {
   if (t.decrypt) {
-    auto e = std::make_unique<engine<V, P, true>>(t);
+    heap_engine<engine<V, P, true>> e(t);
     e->run();
   } else {
-    auto e = std::make_unique<engine<V, P, false>>(t);
+    heap_engine<engine<V, P, false>> e(t);
     e->run();
   }
 }
