@@ -164,15 +164,15 @@ def test_extension_glue_passes_the_engines_argument_checks():
     with no_device:
         _lwc._batch_aead(True, aead, bytes(32), bytes(32), msgs, None, None, bytes(8), 4, False, None,
                          None, True)
-    with pytest.raises(ValueError, match="tags"):
+    with pytest.raises(ValueError, match="tag column"):
         _lwc._batch_aead(True, aead, bytes(32), bytes(32), msgs, None, None, bytes(31), None, False, None,
                          None, True)
-    with pytest.raises(ValueError, match="keys"):
+    with pytest.raises(ValueError, match="key column"):
         _lwc._batch_aead(False, aead, bytes(31), bytes(32), msgs, None, None, None, None, False, None,
                          None, True)
     with no_device:
         _lwc._batch_hash(hash256, msgs, 32, None, None, None, None, True)
-    with pytest.raises(ValueError, match="digest"):
+    with pytest.raises(ValueError, match="output column"):
         _lwc._batch_hash(hash256, msgs, 31, None, None, None, None, True)
     span = dict(keys=(64, 32), nonces=(64, 32), data=(64, 5), offsets=(64, 3), ad=(0, 0), ad_offsets=(0, 0),
                 second_keys=(0, 0), out=(64, 5), tags=(64, 32), ok=(0, 0), tag_len=16, stream=0)
