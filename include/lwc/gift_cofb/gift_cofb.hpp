@@ -160,6 +160,128 @@ struct gift_cofb : ::lwc::detail::aead_span_forms<gift_cofb, 16, 16, 16> {
   static constexpr std::size_t min_tag_size = 16;  // the specification defines no truncation
   static constexpr std::size_t block_size = 16;
 
+  using typename span_forms::key_view;
+  using typename span_forms::nonce_view;
+
+  // Incremental encryption: associated data in any number of pieces, then plaintext in any
+  // number of pieces (each produces exactly as many ciphertext bytes), then the tag. The mask
+  // of a block depends on whether it is the last (and the last associated data block's on
+  // whether a message follows), so a block is held until more input or finalize tells; its
+  // ciphertext depends only on the previous block and is written at once.
+  class encryptor {
+   public:
+    LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
+        : encryptor(key.data(), nonce.data(), nullptr) {}
+    // second_key must be null: GIFT-COFB has no nonce masking.
+    LWC_HD constexpr encryptor(const std::uint8_t* key, const std::uint8_t* nonce,
+                               const std::uint8_t* second_key) {
+      LWC_REQUIRE(second_key == nullptr, "gift-cofb takes no second key");
+      detail::expand_key(keys_, load_be32(key), load_be32(key + 4), load_be32(key + 8),
+                         load_be32(key + 12));
+      y_ = detail::encrypt_block(keys_, detail::load_block(nonce));
+      l_ = y_.hi;
+    }
+    encryptor(const encryptor&) = delete;
+    encryptor& operator=(const encryptor&) = delete;
+    LWC_HD constexpr ~encryptor() { wipe(); }
+
+    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
+      absorb_ad(ad.data(), ad.size());
+      return *this;
+    }
+    LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
+      LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
+      for (; n != 0; --n) {
+        if (held_ == 16) absorb_held();
+        block_[held_++] = *ad++;
+      }
+    }
+
+    // Encrypts in.size() bytes into out (same size; in == out is allowed).
+    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
+      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
+      encrypt(in.data(), in.size(), out.data());
+    }
+    LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+      LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
+      phase_ = phase::message;
+      if (n == 0) return;  // the message may still be empty, which changes the last AD mask
+      if (!ad_closed_) close_ad(false);
+      for (; n != 0; --n) {
+        if (held_ == 16) absorb_held();
+        // Blocks with more input after them are not the last: straight through.
+        for (; held_ == 0 && n > 16; n -= 16, in += 16, out += 16) {
+          l_ = detail::times2(l_);
+          const detail::block x = detail::load_block(in);
+          detail::store_block(out, {y_.hi ^ x.hi, y_.lo ^ x.lo});
+          y_ = detail::encrypt_block(keys_, detail::feedback(y_, x, l_));
+        }
+        const std::uint8_t x = *in++;
+        const std::uint64_t half = held_ < 8 ? y_.hi : y_.lo;
+        *out++ = static_cast<std::uint8_t>(x ^ (half >> (56 - 8 * (held_ % 8))));
+        block_[held_++] = x;
+      }
+    }
+
+    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
+    LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
+      LWC_REQUIRE(tag_len == tag_size, "gift-cofb tags are 16 bytes");
+      LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
+      if (!ad_closed_) {
+        close_ad(true);
+      } else {  // the last message block, padded when short
+        l_ = detail::times3(l_);
+        if (held_ != 16) l_ = detail::times3(l_);
+        y_ = detail::encrypt_block(keys_, detail::feedback(y_, held_block(), l_));
+      }
+      detail::store_block(tag, y_);
+      // Nothing may follow the tag: the key and state go now.
+      wipe();
+      phase_ = phase::done;
+    }
+    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
+      std::array<std::uint8_t, tag_size> tag{};
+      finalize(tag.data(), tag.size());
+      return tag;
+    }
+
+   private:
+    enum class phase : std::uint8_t { ad, message, done };
+    // The held block, full or padded.
+    LWC_HD constexpr detail::block held_block() const {
+      return held_ == 16 ? detail::load_block(block_) : detail::load_padded(block_, held_);
+    }
+    // A full held block that more input shows is not the last.
+    LWC_HD constexpr void absorb_held() {
+      l_ = detail::times2(l_);
+      y_ = detail::encrypt_block(keys_, detail::feedback(y_, detail::load_block(block_), l_));
+      held_ = 0;
+    }
+    // The last associated data block (padded, and empty when there was none).
+    LWC_HD constexpr void close_ad(bool message_empty) {
+      l_ = detail::times3(l_);
+      if (held_ != 16) l_ = detail::times3(l_);
+      if (message_empty) l_ = detail::times3(detail::times3(l_));
+      y_ = detail::encrypt_block(keys_, detail::feedback(y_, held_block(), l_));
+      held_ = 0;
+      ad_closed_ = true;
+    }
+    LWC_HD constexpr void wipe() {
+      wipe_object(keys_);
+      wipe_object(y_);
+      wipe_object(l_);
+      wipe_object(block_);
+    }
+
+    detail::round_keys keys_{};
+    detail::block y_{};
+    std::uint64_t l_ = 0;
+    std::uint8_t block_[16]{};  // the held block's data
+    std::size_t held_ = 0;
+    phase phase_ = phase::ad;
+    bool ad_closed_ = false;
+  };
+
   LWC_HD static constexpr void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
                                        const std::uint8_t* nonce, const std::uint8_t* ad,
                                        std::size_t ad_len, const std::uint8_t* pt,

@@ -10,6 +10,7 @@
 // output is all zeros.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -189,6 +190,115 @@ struct schwaemm
 
   using typename span_forms::key_view;
   using typename span_forms::nonce_view;
+
+  // Incremental encryption: associated data in any number of pieces, then plaintext in any
+  // number of pieces (each produces exactly as many ciphertext bytes), then the tag. The last
+  // block of each takes a domain constant and the big permutation, so a block is held until
+  // more input shows that it is not the last; its ciphertext does not depend on that (the
+  // constant goes into the capacity) and is written at once.
+  class encryptor {
+   public:
+    LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
+        : encryptor(key.data(), nonce.data(), nullptr) {}
+    // second_key must be null: Schwaemm has no nonce masking.
+    LWC_HD constexpr encryptor(const std::uint8_t* key, const std::uint8_t* nonce,
+                               const std::uint8_t* second_key) {
+      LWC_REQUIRE(second_key == nullptr, "Schwaemm takes no second key");
+      for (std::size_t i = 0; i < key_size; ++i) key_[i] = key[i];
+      mode::start(s_, key, nonce, nullptr, 0);
+    }
+    encryptor(const encryptor&) = delete;
+    encryptor& operator=(const encryptor&) = delete;
+    LWC_HD constexpr ~encryptor() { wipe(); }
+
+    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
+      absorb_ad(ad.data(), ad.size());
+      return *this;
+    }
+    LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
+      LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
+      while (n != 0) {
+        if (held_ == mode::rate_bytes) absorb_held();
+        const std::size_t take = n < mode::rate_bytes - held_ ? n : mode::rate_bytes - held_;
+        for (std::size_t i = 0; i < take; ++i) block_[held_ + i] = ad[i];
+        held_ += take;
+        ad += take;
+        n -= take;
+      }
+    }
+
+    // Encrypts in.size() bytes into out (same size; in == out is allowed).
+    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
+      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
+      encrypt(in.data(), in.size(), out.data());
+    }
+    LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+      LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
+      start_message();
+      for (; n != 0; --n) {
+        if (held_ == mode::rate_bytes) absorb_held();
+        // Blocks with more input after them are not the last: straight through.
+        for (; held_ == 0 && n > mode::rate_bytes;
+             n -= mode::rate_bytes, in += mode::rate_bytes, out += mode::rate_bytes) {
+          mode::template full_block<direction::encrypt>(s_.w, in, out);
+          permute<mode::nb, Traits::params::slim>(s_);
+        }
+        const std::uint8_t x = *in++;
+        *out++ = static_cast<std::uint8_t>(x ^ (s_.w[held_ / 4] >> (8 * (held_ % 4))));
+        block_[held_++] = x;
+      }
+    }
+
+    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
+    LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
+      LWC_REQUIRE(tag_len == tag_size, "wrong tag length for this Schwaemm instance");
+      LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
+      start_message();
+      close_held(mode::domain(2), mode::domain(3));
+      mode::finish(s_, key_, tag);
+      // Nothing may follow the tag: the key and state go now.
+      wipe();
+      phase_ = phase::done;
+    }
+    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
+      std::array<std::uint8_t, tag_size> tag{};
+      finalize(tag.data(), tag.size());
+      return tag;
+    }
+
+   private:
+    enum class phase : std::uint8_t { ad, message, done };
+    // The held block, known not to be the last (associated data or plaintext alike: the
+    // state takes the data block, not the ciphertext).
+    LWC_HD constexpr void absorb_held() {
+      mode::template full_block<direction::absorb>(s_.w, block_, nullptr);
+      permute<mode::nb, Traits::params::slim>(s_);
+      held_ = 0;
+    }
+    // The held block as the last one; nothing when no data came.
+    LWC_HD constexpr void close_held(std::uint32_t c_padded, std::uint32_t c_full) {
+      if (held_ == 0) return;
+      mode::template process<direction::absorb>(s_, block_, held_, nullptr, c_padded, c_full);
+      wipe_object(block_);
+      held_ = 0;
+    }
+    LWC_HD constexpr void start_message() {
+      if (phase_ != phase::ad) return;
+      close_held(mode::domain(0), mode::domain(1));
+      phase_ = phase::message;
+    }
+    LWC_HD constexpr void wipe() {
+      wipe_object(s_);
+      wipe_object(key_);
+      wipe_object(block_);
+    }
+
+    typename mode::state_t s_{};
+    std::uint8_t key_[key_size]{};
+    std::uint8_t block_[mode::rate_bytes]{};  // the held block's data
+    std::size_t held_ = 0;
+    phase phase_ = phase::ad;
+  };
 
   LWC_HD static constexpr void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
                                        const std::uint8_t* nonce, const std::uint8_t* ad,

@@ -11,6 +11,7 @@
 // least 32 bits from the input end, so every word operation below computes 32 steps at once.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -192,6 +193,126 @@ struct tinyjambu_aead : ::lwc::detail::aead_span_forms<Self, KeyBits / 8, 12, 8>
 
   using typename span_forms::key_view;
   using typename span_forms::nonce_view;
+
+  // Incremental encryption: associated data in any number of pieces, then plaintext in any
+  // number of pieces (each produces exactly as many ciphertext bytes), then the tag. A word
+  // that is not yet complete is held: its keystream is known once its permutation has run,
+  // but whether it ends short (and adds its byte count to the frame bits) is known only when
+  // more input or finalize comes.
+  class encryptor {
+    using core = detail::core<KeyBits>;
+
+   public:
+    LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
+        : encryptor(key.data(), nonce.data(), nullptr) {}
+    // second_key must be null: TinyJAMBU has no nonce masking.
+    LWC_HD constexpr encryptor(const std::uint8_t* key, const std::uint8_t* nonce,
+                               const std::uint8_t* second_key) {
+      LWC_REQUIRE(second_key == nullptr, "tinyjambu takes no second key");
+      k_ = core::load_key(key);
+      core::init(s_, k_, nonce);
+    }
+    encryptor(const encryptor&) = delete;
+    encryptor& operator=(const encryptor&) = delete;
+    LWC_HD constexpr ~encryptor() { wipe(); }
+
+    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
+      absorb_ad(ad.data(), ad.size());
+      return *this;
+    }
+    LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
+      LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
+      for (; n != 0 && held_ != 0; --n, ++ad) hold(*ad);
+      const std::size_t whole = n & ~std::size_t{3};
+      core::absorb_ad(s_, k_, ad, whole);
+      for (ad += whole, n -= whole; n != 0; --n, ++ad) hold(*ad);
+    }
+
+    // Encrypts in.size() bytes into out (same size; in == out is allowed).
+    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
+      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
+      encrypt(in.data(), in.size(), out.data());
+    }
+    LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+      LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
+      start_message();
+      while (n != 0) {
+        if (held_ == 0 && n >= 4) {  // whole words straight through the core
+          const std::size_t whole = n & ~std::size_t{3};
+          core::template crypt<false>(s_, k_, in, whole, out);
+          in += whole;
+          out += whole;
+          n -= whole;
+          continue;
+        }
+        if (held_ == 0) {  // a word begins: its keystream
+          s_.s1 ^= detail::frame_message;
+          detail::permute<core::long_words>(s_, k_);
+        }
+        const std::uint32_t x = *in++;
+        *out++ = static_cast<std::uint8_t>(x ^ (s_.s2 >> (8 * held_)));
+        word_ |= x << (8 * held_);
+        --n;
+        if (++held_ == 4) {
+          s_.s3 ^= word_;
+          word_ = 0;
+          held_ = 0;
+        }
+      }
+    }
+
+    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
+    LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
+      LWC_REQUIRE(tag_len == tag_size, "tinyjambu tags are 8 bytes");
+      LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
+      start_message();
+      if (held_ != 0) {  // the short last word: its bytes, then its byte count
+        s_.s3 ^= word_;
+        s_.s1 ^= static_cast<std::uint32_t>(held_);
+      }
+      core::finish(s_, k_, tag);
+      // Nothing may follow the tag: the key and state go now.
+      wipe();
+      phase_ = phase::done;
+    }
+    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
+      std::array<std::uint8_t, tag_size> tag{};
+      finalize(tag.data(), tag.size());
+      return tag;
+    }
+
+   private:
+    enum class phase : std::uint8_t { ad, message, done };
+    // One byte of associated data into the held word; a completed word goes to the core.
+    LWC_HD constexpr void hold(std::uint8_t b) {
+      word_ |= std::uint32_t{b} << (8 * held_);
+      if (++held_ == 4) absorb_held_ad();
+    }
+    LWC_HD constexpr void absorb_held_ad() {
+      std::uint8_t bytes[4]{};
+      store_le32(bytes, word_);
+      core::absorb_ad(s_, k_, bytes, held_);
+      wipe_object(bytes);
+      word_ = 0;
+      held_ = 0;
+    }
+    LWC_HD constexpr void start_message() {
+      if (phase_ != phase::ad) return;
+      if (held_ != 0) absorb_held_ad();
+      phase_ = phase::message;
+    }
+    LWC_HD constexpr void wipe() {
+      wipe_object(s_);
+      wipe_object(k_);
+      wipe_object(word_);
+    }
+
+    detail::state s_{};
+    typename core::key_type k_{};
+    std::uint32_t word_ = 0;  // the held bytes, little-endian
+    std::size_t held_ = 0;
+    phase phase_ = phase::ad;
+  };
 
   LWC_HD static constexpr void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
                                        const std::uint8_t* nonce, const std::uint8_t* ad,

@@ -253,6 +253,144 @@ struct aead : ::lwc::detail::aead_span_forms<aead, 16, 16, 16> {
   using typename span_forms::key_view;
   using typename span_forms::nonce_view;
 
+  // Incremental encryption: associated data in any number of pieces, then plaintext in any
+  // number of pieces (each produces exactly as many ciphertext bytes), then the tag. The
+  // associated data is gathered a block at a time (a block is absorbed once it is full, the
+  // last one when the message begins); a plaintext block's Up runs with its first byte, and its
+  // padding is added when it is full or at finalize, where the message ends.
+  class encryptor {
+   public:
+    LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
+        : encryptor(key.data(), nonce.data(), nullptr) {}
+    // second_key must be null: Xoodyak has no nonce masking.
+    LWC_HD constexpr encryptor(const std::uint8_t* key, const std::uint8_t* nonce,
+                               const std::uint8_t* second_key) {
+      LWC_REQUIRE(second_key == nullptr, "xoodyak takes no second key");
+      for (std::size_t i = 0; i < key_size; ++i) key_[i] = key[i];
+      for (std::size_t i = 0; i < nonce_size; ++i) nonce_[i] = nonce[i];
+    }
+    encryptor(const encryptor&) = delete;
+    encryptor& operator=(const encryptor&) = delete;
+    LWC_HD constexpr ~encryptor() { wipe(); }
+
+    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
+      absorb_ad(ad.data(), ad.size());
+      return *this;
+    }
+    LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
+      LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
+      while (n != 0) {
+        if (held_ == detail::rate_kin) absorb_held_ad();
+        const std::size_t take = n < detail::rate_kin - held_ ? n : detail::rate_kin - held_;
+        for (std::size_t i = 0; i < take; ++i) block_[held_ + i] = ad[i];
+        held_ += take;
+        ad += take;
+        n -= take;
+      }
+    }
+
+    // Encrypts in.size() bytes into out (same size; in == out is allowed).
+    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
+      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
+      encrypt(in.data(), in.size(), out.data());
+    }
+    LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+      LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
+      start_message();
+      // Whole blocks at a block boundary: a lane at a time.
+      for (; !block_open_ && n >= detail::rate_kout;
+           n -= detail::rate_kout, in += detail::rate_kout, out += detail::rate_kout) {
+        open_block();
+        std::uint32_t x[6]{};
+        detail::load_lanes(x, in);
+        LWC_UNROLL for (int i = 0; i < 6; ++i) s_.a[i] ^= x[i];  // the ciphertext
+        std::uint32_t y[6] = {s_.a[0], s_.a[1], s_.a[2], s_.a[3], s_.a[4], s_.a[5]};
+        detail::store_lanes(out, y);
+        detail::add_byte(s_, 0x01, detail::rate_kout);
+        block_open_ = false;
+        wipe_object(x);
+        wipe_object(y);
+      }
+      for (; n != 0; --n) {
+        if (!block_open_) open_block();
+        const std::uint8_t x = *in++;
+        *out++ = static_cast<std::uint8_t>(x ^ detail::get_byte(s_, pos_));
+        detail::add_byte(s_, x, pos_);
+        if (++pos_ == detail::rate_kout) {
+          detail::add_byte(s_, 0x01, pos_);
+          block_open_ = false;
+        }
+      }
+    }
+
+    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
+    LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
+      LWC_REQUIRE(tag_len == tag_size, "xoodyak tags are 16 bytes");
+      LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
+      start_message();
+      // Crypt has at least one block: an empty message is one empty padded block.
+      if (first_block_) open_block();
+      if (block_open_) detail::add_byte(s_, 0x01, pos_);
+      detail::squeeze_tag(s_, tag);
+      // Nothing may follow the tag: the state goes now.
+      wipe();
+      phase_ = phase::done;
+    }
+    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
+      std::array<std::uint8_t, tag_size> tag{};
+      finalize(tag.data(), tag.size());
+      return tag;
+    }
+
+   private:
+    enum class phase : std::uint8_t { ad, message, done };
+    // The first associated data block also keys Cyclist; the last one (short, or the only
+    // one) carries the padding and, when it is the first, the absorb domain byte.
+    // (A full block is padded alike whether more follow or not, so it goes as soon as it is
+    // full and more data comes.)
+    LWC_HD constexpr void absorb_held_ad() {
+      if (!keyed_) {
+        detail::start(s_, key_, nonce_, block_, held_);
+        keyed_ = true;
+      } else {
+        detail::permute(s_);
+        detail::add_bytes(s_, block_, held_);
+        detail::add_byte(s_, 0x01, held_);
+      }
+      held_ = 0;
+    }
+    LWC_HD constexpr void start_message() {
+      if (phase_ != phase::ad) return;
+      if (!keyed_ || held_ != 0) absorb_held_ad();
+      wipe_object(block_);
+      phase_ = phase::message;
+    }
+    LWC_HD constexpr void open_block() {
+      s_.a[11] ^= first_block_ ? detail::last_byte(detail::cu_crypt) : 0;
+      detail::permute(s_);
+      first_block_ = false;
+      block_open_ = true;
+      pos_ = 0;
+    }
+    LWC_HD constexpr void wipe() {
+      wipe_object(s_);
+      wipe_object(key_);
+      wipe_object(nonce_);
+      wipe_object(block_);
+    }
+
+    detail::state s_{};
+    std::uint8_t key_[key_size]{};
+    std::uint8_t nonce_[nonce_size]{};
+    std::uint8_t block_[detail::rate_kin]{};  // associated data not yet absorbed
+    std::size_t held_ = 0;
+    std::size_t pos_ = 0;  // bytes of the open plaintext block
+    phase phase_ = phase::ad;
+    bool keyed_ = false;
+    bool first_block_ = true;
+    bool block_open_ = false;
+  };
+
   LWC_HD static constexpr void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
                                        const std::uint8_t* nonce, const std::uint8_t* ad,
                                        std::size_t ad_len, const std::uint8_t* pt,
