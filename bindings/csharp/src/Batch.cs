@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Many independent messages in one call, through liblwc's batch engine (include/lwc/batch.h):
-// SIMD lanes and threads, results equal to the single-message calls byte for byte.
+// SIMD lanes and threads, results equal to the single-message calls byte for byte. Every call
+// is one lwc_batch_form_* call on the packed job form: the jobs' arrays joined into columns.
 using System;
 using System.Runtime.InteropServices;
 
@@ -42,6 +43,10 @@ namespace Lwc
         }
 
         // ---- AEAD ----------------------------------------------------------------------------
+        // Both directions run on the packed job form (lwc_batch_form_*): the jobs' byte arrays
+        // joined into one column with 64-bit offsets, keys and nonces as fixed-stride columns,
+        // and the tags appended by the engine, written after each ciphertext when encrypting
+        // and read from the end of each sealed message when decrypting.
 
         /// <summary>Encrypts messages[i] under keys[i] and nonces[i] with associatedData[i]
         /// (associatedData may be null: none); returns ciphertext || tag for each job, as
@@ -52,38 +57,35 @@ namespace Lwc
             var info = Aead.GetInfo(algorithm);
             if (messages == null) throw new ArgumentNullException("messages");
             int n = messages.Length;
-            byte[] keyBytes = JoinFixed(keys, "keys", n, info.KeySize);
-            byte[] nonceBytes = JoinFixed(nonces, "nonces", n, info.NonceSize);
-            UIntPtr[] offsets, adOffsets = null;
-            byte[] input = Join(messages, "messages", n, out offsets);
-            byte[] ad = associatedData == null ? null : Join(associatedData, "associatedData", n, out adOffsets);
+            byte[] keyBytes = JoinFixed(keys, "keys", n, info.KeySize, null, n);
+            byte[] nonceBytes = JoinFixed(nonces, "nonces", n, info.NonceSize, null, n);
             int tag = info.TagSize;
-            var output = new byte[input.Length];
-            var tags = new byte[checked(n * tag)];
+            long[] offsets = Offsets(messages, "messages", n, null, n), adOffsets = null;
+            long[] sealedOffsets = ShiftOffsets(offsets, tag, "messages");
+            byte[] ad = associatedData == null ? null : Join(associatedData, "associatedData", n, null, n, out adOffsets);
+            byte[] input = Gather(messages, null, offsets);
+            var output = new byte[sealedOffsets[n]];
             var opt = Options(threads, backend);
             int rc;
             fixed (byte* pk = keyBytes) fixed (byte* pn = nonceBytes) fixed (byte* pi = input)
-            fixed (UIntPtr* po = offsets) fixed (byte* pa = ad) fixed (UIntPtr* pao = adOffsets)
-            fixed (byte* pout = output) fixed (byte* pt = tags)
+            fixed (long* po = offsets) fixed (byte* pa = ad) fixed (long* pao = adOffsets)
+            fixed (byte* pout = output) fixed (long* pso = sealedOffsets)
             {
-                var jobs = new Native.BatchPackedJobs
+                var form = new Native.BatchAeadForm
                 {
-                    Keys = pk, Nonces = pn, SecondKeys = null, In = pi, Offsets = po, Ad = pa, AdOffsets = pao
+                    Count = (UIntPtr)n,
+                    Keys = FixedColumn(pk, keyBytes.Length, info.KeySize),
+                    Nonces = FixedColumn(pn, nonceBytes.Length, info.NonceSize),
+                    Ad = ad == null ? default(Native.BatchColumn) : OffsetColumn(pa, ad.Length, pao),
+                    In = OffsetColumn(pi, input.Length, po),
+                    Out = OffsetColumn(pout, output.Length, pso),
+                    Tags = Native.BatchTagsAppended,
                 };
-                rc = Native.lwc_batch_encrypt_packed(info.NamePtr, (UIntPtr)n, &jobs, pout, pt, (UIntPtr)tag, ref opt);
+                rc = Native.lwc_batch_form_encrypt(info.NamePtr, &form, (UIntPtr)tag, ref opt);
             }
             Array.Clear(keyBytes, 0, keyBytes.Length);
             if (rc != 0) throw new ArgumentException(Native.LastError());
-            var sealedJobs = new byte[n][];
-            for (int i = 0; i < n; ++i)
-            {
-                int len = messages[i].Length;
-                var c = new byte[checked(len + tag)];
-                Buffer.BlockCopy(output, (int)(ulong)offsets[i], c, 0, len);
-                Buffer.BlockCopy(tags, i * tag, c, len, tag);
-                sealedJobs[i] = c;
-            }
-            return sealedJobs;
+            return Split(output, sealedOffsets, n);
         }
 
         /// <summary>Decrypts sealed[i] (ciphertext || full tag) under keys[i] and nonces[i] with
@@ -99,40 +101,21 @@ namespace Lwc
             if (sealedMessages == null) throw new ArgumentNullException("sealedMessages");
             int n = sealedMessages.Length;
             int tag = info.TagSize;
-            byte[] keyBytes = JoinFixed(keys, "keys", n, info.KeySize);
-            byte[] nonceBytes = JoinFixed(nonces, "nonces", n, info.NonceSize);
-            if (associatedData != null && associatedData.Length != n)
-                throw new ArgumentException("associatedData: " + n + " jobs, got " + associatedData.Length, "associatedData");
             // Jobs too short to hold a tag fail on their own; the others go to the engine.
             var jobOf = new int[n];
             int m = 0;
             for (int i = 0; i < n; ++i)
             {
                 if (sealedMessages[i] == null) throw new ArgumentNullException("sealedMessages[" + i + "]");
-                if (associatedData != null && associatedData[i] == null)
-                    throw new ArgumentNullException("associatedData[" + i + "]");
                 if (sealedMessages[i].Length >= tag) jobOf[m++] = i;
             }
-            var ciphertexts = new byte[m][];
-            var ads = associatedData == null ? null : new byte[m][];
-            var tags = new byte[checked(m * tag)];
-            var selectedKeys = new byte[checked(m * info.KeySize)];
-            var selectedNonces = new byte[checked(m * info.NonceSize)];
-            for (int k = 0; k < m; ++k)
-            {
-                int i = jobOf[k];
-                int len = sealedMessages[i].Length - tag;
-                ciphertexts[k] = new byte[len];
-                Buffer.BlockCopy(sealedMessages[i], 0, ciphertexts[k], 0, len);
-                Buffer.BlockCopy(sealedMessages[i], len, tags, k * tag, tag);
-                Buffer.BlockCopy(keyBytes, i * info.KeySize, selectedKeys, k * info.KeySize, info.KeySize);
-                Buffer.BlockCopy(nonceBytes, i * info.NonceSize, selectedNonces, k * info.NonceSize, info.NonceSize);
-                if (ads != null) ads[k] = associatedData[i];
-            }
-            UIntPtr[] offsets, adOffsets = null;
-            byte[] input = Join(ciphertexts, "sealedMessages", m, out offsets);
-            byte[] ad = ads == null ? null : Join(ads, "associatedData", m, out adOffsets);
-            var output = new byte[input.Length];
+            byte[] keyBytes = JoinFixed(keys, "keys", n, info.KeySize, jobOf, m);
+            byte[] nonceBytes = JoinFixed(nonces, "nonces", n, info.NonceSize, jobOf, m);
+            long[] offsets, adOffsets = null;
+            byte[] input = Join(sealedMessages, "sealedMessages", n, jobOf, m, out offsets);
+            byte[] ad = associatedData == null ? null : Join(associatedData, "associatedData", n, jobOf, m, out adOffsets);
+            long[] plainOffsets = ShiftOffsets(offsets, -tag, "sealedMessages");
+            var output = new byte[plainOffsets[m]];
             // 2: not written; the engine writes 0 or 1 for every job once the arguments pass.
             var flags = new byte[m];
             for (int k = 0; k < m; ++k) flags[k] = 2;
@@ -140,20 +123,24 @@ namespace Lwc
             int rc = 0;
             if (m != 0)
             {
-                fixed (byte* pk = selectedKeys) fixed (byte* pn = selectedNonces) fixed (byte* pi = input)
-                fixed (UIntPtr* po = offsets) fixed (byte* pa = ad) fixed (UIntPtr* pao = adOffsets)
-                fixed (byte* pout = output) fixed (byte* pt = tags) fixed (byte* pok = flags)
+                fixed (byte* pk = keyBytes) fixed (byte* pn = nonceBytes) fixed (byte* pi = input)
+                fixed (long* po = offsets) fixed (byte* pa = ad) fixed (long* pao = adOffsets)
+                fixed (byte* pout = output) fixed (long* ppo = plainOffsets) fixed (byte* pok = flags)
                 {
-                    var jobs = new Native.BatchPackedJobs
+                    var form = new Native.BatchAeadForm
                     {
-                        Keys = pk, Nonces = pn, SecondKeys = null, In = pi, Offsets = po, Ad = pa, AdOffsets = pao
+                        Count = (UIntPtr)m,
+                        Keys = FixedColumn(pk, keyBytes.Length, info.KeySize),
+                        Nonces = FixedColumn(pn, nonceBytes.Length, info.NonceSize),
+                        Ad = ad == null ? default(Native.BatchColumn) : OffsetColumn(pa, ad.Length, pao),
+                        In = OffsetColumn(pi, input.Length, po),
+                        Out = OffsetColumn(pout, output.Length, ppo),
+                        Tags = Native.BatchTagsAppended,
                     };
-                    rc = Native.lwc_batch_decrypt_packed(info.NamePtr, (UIntPtr)m, &jobs, pt, pout, (UIntPtr)tag,
-                        pok, ref opt);
+                    rc = Native.lwc_batch_form_decrypt(info.NamePtr, &form, (UIntPtr)tag, pok, ref opt);
                 }
             }
             Array.Clear(keyBytes, 0, keyBytes.Length);
-            Array.Clear(selectedKeys, 0, selectedKeys.Length);
             bool ran = true;
             for (int k = 0; k < m; ++k) ran &= flags[k] <= 1;
             if (rc != 0 && !ran)
@@ -168,9 +155,9 @@ namespace Lwc
                 int i = jobOf[k];
                 ok[i] = flags[k] == 1;
                 if (!ok[i]) continue;
-                int len = ciphertexts[k].Length;
+                int len = (int)(plainOffsets[k + 1] - plainOffsets[k]);
                 plaintexts[i] = new byte[len];
-                Buffer.BlockCopy(output, (int)(ulong)offsets[k], plaintexts[i], 0, len);
+                Buffer.BlockCopy(output, (int)plainOffsets[k], plaintexts[i], 0, len);
             }
             Array.Clear(output, 0, output.Length);
             return plaintexts;
@@ -214,23 +201,26 @@ namespace Lwc
             if (outputLength < 0) throw new ArgumentOutOfRangeException("outputLength");
             if (outputLength == 0) outputLength = info.OutputSize;
             int n = messages.Length;
-            UIntPtr[] offsets, customOffsets = null;
-            byte[] input = Join(messages, "messages", n, out offsets);
-            byte[] keyBytes = keys == null ? null : JoinFixed(keys, "keys", n, info.KeySize);
-            byte[] custom = customizations == null ? null : Join(customizations, "customizations", n, out customOffsets);
-            var output = new byte[checked(n * outputLength)];
+            long[] offsets, customOffsets = null;
+            byte[] input = Join(messages, "messages", n, null, n, out offsets);
+            byte[] keyBytes = keys == null ? null : JoinFixed(keys, "keys", n, info.KeySize, null, n);
+            byte[] custom = customizations == null ? null
+                : Join(customizations, "customizations", n, null, n, out customOffsets);
+            var output = new byte[ArraySize((long)n * outputLength, "outputs")];
             var opt = Options(threads, backend);
             int rc;
-            fixed (byte* pi = input) fixed (UIntPtr* po = offsets) fixed (byte* pk = keyBytes)
-            fixed (byte* pc = custom) fixed (UIntPtr* pco = customOffsets) fixed (byte* pout = output)
+            fixed (byte* pi = input) fixed (long* po = offsets) fixed (byte* pk = keyBytes)
+            fixed (byte* pc = custom) fixed (long* pco = customOffsets) fixed (byte* pout = output)
             {
-                var jobs = new Native.BatchPackedHashJobs
+                var form = new Native.BatchHashForm
                 {
-                    In = pi, Offsets = po, Keys = pk, KeysLen = (UIntPtr)(keyBytes == null ? 0 : keyBytes.Length),
-                    Customization = pc, CustomizationOffsets = pco
+                    Count = (UIntPtr)n,
+                    In = OffsetColumn(pi, input.Length, po),
+                    Out = FixedColumn(pout, output.Length, outputLength),
+                    Keys = keyBytes == null ? default(Native.BatchColumn) : FixedColumn(pk, keyBytes.Length, info.KeySize),
+                    Customization = custom == null ? default(Native.BatchColumn) : OffsetColumn(pc, custom.Length, pco),
                 };
-                rc = Native.lwc_batch_hash_packed_jobs(info.NamePtr, (UIntPtr)n, &jobs, pout, (UIntPtr)outputLength,
-                    ref opt);
+                rc = Native.lwc_batch_form_hash(info.NamePtr, &form, ref opt);
             }
             if (keyBytes != null) Array.Clear(keyBytes, 0, keyBytes.Length);
             if (rc != 0) throw new ArgumentException(Native.LastError());
@@ -251,40 +241,110 @@ namespace Lwc
             return new Native.BatchOptions { Threads = (uint)threads, Backend = backend };
         }
 
-        // The items back to back, with n + 1 offsets; the sizes add up with overflow checks.
-        static byte[] Join(byte[][] items, string what, int n, out UIntPtr[] offsets)
+        static unsafe Native.BatchColumn FixedColumn(byte* data, int size, int stride)
+        {
+            return new Native.BatchColumn
+            {
+                Data = data, Size = (UIntPtr)size, Stride = (UIntPtr)stride, OffsetType = Native.BatchOffsetsNone
+            };
+        }
+
+        static unsafe Native.BatchColumn OffsetColumn(byte* data, int size, long* offsets)
+        {
+            return new Native.BatchColumn
+            {
+                Data = data, Size = (UIntPtr)size, Offsets = offsets, OffsetType = Native.BatchOffsetsI64
+            };
+        }
+
+        // A size that one .NET byte array can hold.
+        static int ArraySize(long size, string what)
+        {
+            if (size < 0 || size > int.MaxValue)
+                throw new ArgumentException(what + ": more than 2 GiB in one batch", what);
+            return (int)size;
+        }
+
+        // The jobs' count of `what` must be n; `pick` (null: all n) lists the m jobs that run.
+        static void CheckCount(byte[][] items, string what, int n)
         {
             if (items == null) throw new ArgumentNullException(what);
             if (items.Length != n) throw new ArgumentException(what + ": " + n + " jobs, got " + items.Length, what);
-            offsets = new UIntPtr[n + 1];
-            int total = 0;
             for (int i = 0; i < n; ++i)
-            {
                 if (items[i] == null) throw new ArgumentNullException(what + "[" + i + "]");
-                offsets[i] = (UIntPtr)total;
-                try { total = checked(total + items[i].Length); }
-                catch (OverflowException) { throw new ArgumentException(what + ": more than 2 GiB in one batch", what); }
+        }
+
+        // Where the picked items go when joined: m + 1 offsets, the sizes added up checked (a
+        // sizing pass, so that a batch too large is refused before anything is copied).
+        static long[] Offsets(byte[][] items, string what, int n, int[] pick, int m)
+        {
+            CheckCount(items, what, n);
+            var offsets = new long[m + 1];
+            long total = 0;
+            for (int k = 0; k < m; ++k)
+            {
+                offsets[k] = total;
+                total += items[pick == null ? k : pick[k]].Length;
+                ArraySize(total, what);
             }
-            offsets[n] = (UIntPtr)total;
-            var joined = new byte[total];
-            for (int i = 0; i < n; ++i) Buffer.BlockCopy(items[i], 0, joined, (int)(ulong)offsets[i], items[i].Length);
+            offsets[m] = total;
+            return offsets;
+        }
+
+        // The picked items back to back, at their offsets.
+        static byte[] Gather(byte[][] items, int[] pick, long[] offsets)
+        {
+            int m = offsets.Length - 1;
+            var joined = new byte[offsets[m]];
+            for (int k = 0; k < m; ++k)
+            {
+                byte[] item = items[pick == null ? k : pick[k]];
+                Buffer.BlockCopy(item, 0, joined, (int)offsets[k], item.Length);
+            }
             return joined;
         }
 
-        // Fixed-size items (keys, nonces) back to back; each must have the algorithm's size.
-        static byte[] JoinFixed(byte[][] items, string what, int n, int size)
+        static byte[] Join(byte[][] items, string what, int n, int[] pick, int m, out long[] offsets)
         {
-            if (items == null) throw new ArgumentNullException(what);
-            if (items.Length != n) throw new ArgumentException(what + ": " + n + " jobs, got " + items.Length, what);
-            var joined = new byte[checked(n * size)];
+            offsets = Offsets(items, what, n, pick, m);
+            return Gather(items, pick, offsets);
+        }
+
+        // Fixed-size items (keys, nonces), the picked ones back to back; each of the n must have
+        // the algorithm's size.
+        static byte[] JoinFixed(byte[][] items, string what, int n, int size, int[] pick, int m)
+        {
+            CheckCount(items, what, n);
             for (int i = 0; i < n; ++i)
-            {
-                if (items[i] == null) throw new ArgumentNullException(what + "[" + i + "]");
                 if (items[i].Length != size)
                     throw new ArgumentException(what + "[" + i + "] must be " + size + " bytes, got " + items[i].Length, what);
-                Buffer.BlockCopy(items[i], 0, joined, i * size, size);
-            }
+            var joined = new byte[ArraySize((long)m * size, what)];
+            for (int k = 0; k < m; ++k)
+                Buffer.BlockCopy(items[pick == null ? k : pick[k]], 0, joined, k * size, size);
             return joined;
+        }
+
+        // The offsets of the same jobs with `perJob` bytes more (a tag appended) or fewer (a tag
+        // removed) each: element k starts perJob * k bytes later.
+        static long[] ShiftOffsets(long[] offsets, int perJob, string what)
+        {
+            var shifted = new long[offsets.Length];
+            for (int k = 0; k < offsets.Length; ++k) shifted[k] = offsets[k] + (long)perJob * k;
+            ArraySize(shifted[offsets.Length - 1], what);
+            return shifted;
+        }
+
+        // Element k of the column, a fresh array each.
+        static byte[][] Split(byte[] data, long[] offsets, int n)
+        {
+            var items = new byte[n][];
+            for (int k = 0; k < n; ++k)
+            {
+                int len = (int)(offsets[k + 1] - offsets[k]);
+                items[k] = new byte[len];
+                Buffer.BlockCopy(data, (int)offsets[k], items[k], 0, len);
+            }
+            return items;
         }
     }
 }

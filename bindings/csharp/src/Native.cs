@@ -77,27 +77,43 @@ namespace Lwc
             [MarshalAs(UnmanagedType.LPStr)] internal string Backend;
         }
 
+        // The packed job form (lwc_batch_column, lwc_batch_aead_form, lwc_batch_hash_form).
+        internal const int BatchOffsetsNone = 0, BatchOffsetsI64 = 4;
+        internal const int BatchTagsAppended = 1;
+
         [StructLayout(LayoutKind.Sequential)]
-        internal unsafe struct BatchPackedJobs
+        internal unsafe struct BatchColumn
         {
-            internal byte* Keys;
-            internal byte* Nonces;
-            internal byte* SecondKeys;
-            internal byte* In;
-            internal UIntPtr* Offsets;
-            internal byte* Ad;
-            internal UIntPtr* AdOffsets;
+            internal byte* Data;
+            internal UIntPtr Size;
+            internal UIntPtr Stride;
+            internal void* Offsets;
+            internal int OffsetType;
         }
 
         [StructLayout(LayoutKind.Sequential)]
-        internal unsafe struct BatchPackedHashJobs
+        internal struct BatchAeadForm
         {
-            internal byte* In;
-            internal UIntPtr* Offsets;
-            internal byte* Keys;
-            internal UIntPtr KeysLen;
-            internal byte* Customization;
-            internal UIntPtr* CustomizationOffsets;
+            internal UIntPtr Count;
+            internal BatchColumn Keys;
+            internal BatchColumn Nonces;
+            internal BatchColumn Ad;
+            internal BatchColumn SecondKeys;
+            internal BatchColumn In;
+            internal BatchColumn Out;
+            internal int Tags;
+            internal BatchColumn TagsOut;
+            internal BatchColumn TagsIn;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct BatchHashForm
+        {
+            internal UIntPtr Count;
+            internal BatchColumn In;
+            internal BatchColumn Out;
+            internal BatchColumn Keys;
+            internal BatchColumn Customization;
         }
 
         [DllImport(Lib)] internal static extern IntPtr lwc_batch_default_backend();
@@ -106,14 +122,13 @@ namespace Lwc
         internal static extern int lwc_batch_has_lanes([MarshalAs(UnmanagedType.LPStr)] string alg,
             [MarshalAs(UnmanagedType.LPStr)] string backend);
         [DllImport(Lib)]
-        internal static extern unsafe int lwc_batch_encrypt_packed(IntPtr alg, UIntPtr n, BatchPackedJobs* jobs,
-            byte* output, byte* tags, UIntPtr taglen, ref BatchOptions opt);
+        internal static extern unsafe int lwc_batch_form_encrypt(IntPtr alg, BatchAeadForm* jobs, UIntPtr taglen,
+            ref BatchOptions opt);
         [DllImport(Lib)]
-        internal static extern unsafe int lwc_batch_decrypt_packed(IntPtr alg, UIntPtr n, BatchPackedJobs* jobs,
-            byte* tags, byte* output, UIntPtr taglen, byte* ok, ref BatchOptions opt);
+        internal static extern unsafe int lwc_batch_form_decrypt(IntPtr alg, BatchAeadForm* jobs, UIntPtr taglen,
+            byte* ok, ref BatchOptions opt);
         [DllImport(Lib)]
-        internal static extern unsafe int lwc_batch_hash_packed_jobs(IntPtr alg, UIntPtr n, BatchPackedHashJobs* jobs,
-            byte* output, UIntPtr outlen, ref BatchOptions opt);
+        internal static extern unsafe int lwc_batch_form_hash(IntPtr alg, BatchHashForm* jobs, ref BatchOptions opt);
 
         // ---- stream format ----
         internal const int StreamKeyBytes = 32;

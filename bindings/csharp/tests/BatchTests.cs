@@ -114,6 +114,53 @@ static partial class Tests
         Check(Batch.Mac("ascon-mac", new byte[0][], new byte[0][]).Length == 0, "an empty batch of MACs");
         Check(Batch.Encrypt("ascon-aead128", new byte[0][], null, new byte[0][], new byte[0][]).Length == 0,
             "an empty batch of AEAD jobs");
+        BatchRefusals();
+    }
+
+    // Counts that do not match the messages, and batches whose joined columns would not fit in
+    // one array, fail with ArgumentException before the engine runs (the large batches share
+    // one 64 MiB array, so nothing of their size is allocated).
+    static void BatchRefusals()
+    {
+        const string aead = "ascon-aead128";
+        var rng = new Random(11);
+        var messages = RandomItems(rng, 4, i => rng.Next(50));
+        var keys = RandomItems(rng, 4, i => 16);
+        var nonces = RandomItems(rng, 4, i => 16);
+        var ad = RandomItems(rng, 4, i => rng.Next(20));
+        var sealedJobs = Batch.Encrypt(aead, messages, ad, nonces, keys);
+        bool[] ok;
+        Throws<ArgumentException>(() => Batch.Encrypt(aead, messages, ad, nonces, keys.Take(3).ToArray()),
+            "Batch.Encrypt: fewer keys than messages");
+        Throws<ArgumentException>(() => Batch.Encrypt(aead, messages, ad, nonces.Concat(nonces).ToArray(), keys),
+            "Batch.Encrypt: more nonces than messages");
+        Throws<ArgumentException>(() => Batch.Encrypt(aead, messages, ad.Take(2).ToArray(), nonces, keys),
+            "Batch.Encrypt: fewer associated data than messages");
+        Throws<ArgumentException>(() => Batch.Decrypt(aead, sealedJobs, ad, nonces.Take(3).ToArray(), keys, out ok),
+            "Batch.Decrypt: fewer nonces than messages");
+        Throws<ArgumentException>(() => Batch.Decrypt(aead, sealedJobs, ad.Take(3).ToArray(), nonces, keys, out ok),
+            "Batch.Decrypt: fewer associated data than messages");
+        Throws<ArgumentException>(() => Batch.Mac("ascon-mac", keys.Take(1).ToArray(), messages),
+            "Batch.Mac: fewer keys than messages");
+        Throws<ArgumentException>(() => Batch.HashData("ascon-cxof128", messages, 32, new byte[3][]),
+            "Batch.HashData: fewer customization strings than messages");
+
+        var big = new byte[1 << 26];
+        // 32 messages of 64 MiB: 2 GiB joined, one byte more than an array holds.
+        var tooMany = Enumerable.Repeat(big, 32).ToArray();
+        var keys32 = Enumerable.Repeat(keys[0], 32).ToArray();
+        Throws<ArgumentException>(() => Batch.HashData("ascon-hash256", tooMany),
+            "Batch.HashData: messages over 2 GiB");
+        Throws<ArgumentException>(() => Batch.Encrypt(aead, tooMany, null, RandomItems(rng, 32, i => 16), keys32),
+            "Batch.Encrypt: messages over 2 GiB");
+        // Messages that fit, but not with their tags: 100 bytes short of the limit, 32 tags.
+        var almost = Enumerable.Repeat(big, 31).Concat(new[] { new byte[(1 << 26) - 101] }).ToArray();
+        Throws<ArgumentException>(() => Batch.Encrypt(aead, almost, null, RandomItems(rng, 32, i => 16), keys32),
+            "Batch.Encrypt: ciphertexts and tags over 2 GiB");
+        // n * outputLength past int: 2^16 empty messages of 2^16-byte outputs.
+        var empties = Enumerable.Repeat(new byte[0], 1 << 16).ToArray();
+        Throws<ArgumentException>(() => Batch.HashData("ascon-xof128", empties, 1 << 16),
+            "Batch.HashData: outputs over 2 GiB");
     }
 
     // The short-input PRFs (ascon-prfshort) take messages of up to 16 bytes.
