@@ -173,15 +173,21 @@ LWC_BATCH_API int lwc_batch_decrypt(const char* alg, size_t n, const lwc_batch_j
                                     size_t tag_len, uint8_t* ok,
                                     const lwc_batch_options* opt);
 
+/* Packed jobs (lwc_batch_packed_jobs): ciphertext i goes to out[offsets[i] .. offsets[i + 1])
+ * and tag i (tag_len bytes) to tags[i * tag_len ..]. */
 LWC_BATCH_API int lwc_batch_encrypt_packed(const char* alg, size_t n,
                                            const lwc_batch_packed_jobs* jobs, uint8_t* out,
                                            uint8_t* tags, size_t tag_len,
                                            const lwc_batch_options* opt);
+/* Packed jobs: ciphertext i with tag tags[i * tag_len ..]; plaintext i goes to
+ * out[offsets[i] .. offsets[i + 1]), zeroed when it did not verify; ok as in lwc_batch_decrypt. */
 LWC_BATCH_API int lwc_batch_decrypt_packed(const char* alg, size_t n,
                                            const lwc_batch_packed_jobs* jobs,
                                            const uint8_t* tags, uint8_t* out, size_t tag_len,
                                            uint8_t* ok, const lwc_batch_options* opt);
 
+/* Hashes, XOFs, CXOFs, MACs and PRFs: digest i (jobs[i].out_len bytes) to jobs[i].out, with
+ * the job's key and customization string where the algorithm takes them. */
 LWC_BATCH_API int lwc_batch_hash(const char* alg, size_t n, const lwc_batch_hash_job* jobs,
                                  const lwc_batch_options* opt);
 /* Message i is in[offsets[i] .. offsets[i + 1]); digest i goes to out[i * out_len ..]. No keys

@@ -300,11 +300,16 @@ class StreamReader(io.BufferedIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:  # type: ignore[override]
+        """Read verified plaintext into a writable buffer; returns the bytes written, 0 at the
+        end of a complete file. Raises ValueError once closed, and ``lwc.InvalidTag`` at a
+        chunk that does not verify or a file cut short (the buffer may then hold verified
+        plaintext of the chunks before it, never of the failing one)."""
         if self.closed:
             raise ValueError("read from a closed lwc.stream reader")
         return self._r.readinto(buffer)
 
     def readinto1(self, buffer: Any) -> int:  # type: ignore[override]
+        """As readinto (the reader has no separate raw layer to read at most once from)."""
         return self.readinto(buffer)
 
     def read(self, size: Optional[int] = -1) -> bytes:
