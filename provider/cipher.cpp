@@ -11,7 +11,13 @@
 //  - encryption takes the message in any number of updates where the algorithm's class offers
 //    incremental encryption (an `encryptor`, found by a concept over the list: no
 //    per-algorithm code), else in one update. The "incremental-encrypt" cipher parameter says
-//    which.
+//    which. Most messages come in one update followed by final, and the one-shot entry point
+//    is faster than the encryptor (dispatched code, no block held back), so a first update of
+//    at most `replay_limit` bytes is encrypted in one shot and its plaintext kept; when a
+//    second update comes, the encryptor replays that plaintext (the same bytes under the same
+//    nonce: the same message, not a second one) and continues. EVP gives no sign that an
+//    update is the last, and each update must write its ciphertext, so this is the only way
+//    to use the one-shot call without refusing a later update.
 //  - the tag length is configuration: the full tag unless "taglen" (or the tag parameter with
 //    no data, OpenSSL's EVP_CTRL_AEAD_SET_TAG form) names a shorter one; a tag of another
 //    length is refused, never taken as the length.
@@ -109,6 +115,9 @@ constexpr std::size_t max_tag = registry_max(&algorithm::tag_size);
 constexpr const char* masking_key_param = "nonce-masking-key";
 // The cipher parameter that says whether encryption takes the message in several updates.
 constexpr const char* incremental_param = "incremental-encrypt";
+// The largest first update encrypted in one shot (and copied, in case more follows). Beyond
+// it the copy costs more than the encryptor's fixed overhead saves.
+constexpr std::size_t replay_limit = 4096;
 
 struct cipher_ctx {
   const provider_ctx* prov;
@@ -124,7 +133,8 @@ struct cipher_ctx {
   bool tag_set = false;       // decryption: the caller gave the expected tag
   bool last_valid = false;    // last_key/last_nonce hold the pair of the last encryption
   bool streaming = false;     // an encryptor lives in `stream`: a message is under way
-  bool copied_mid_message = false;  // a copy of a context that was streaming: init first
+  bool resumable = false;     // the message so far went in one shot; `replay` holds it
+  bool copied_mid_message = false;  // a copy taken in the middle of a message: init first
   const incremental_encryption* incremental;  // null entries where the algorithm has none
   std::size_t tag_len;
   std::uint8_t key[max_key] = {};
@@ -134,20 +144,23 @@ struct cipher_ctx {
   std::uint8_t last_key[max_key] = {};
   std::uint8_t last_nonce[max_nonce] = {};
   wiping_buffer ad;
+  wiping_buffer replay;  // the plaintext of a one-shot first update, while more may follow
   alignas(encryptor_align) std::uint8_t stream[encryptor_size];
 
   cipher_ctx(const provider_ctx* p, const algorithm* a)
       : prov(p), alg(a), incremental(&incremental_by_index[index_of(*a)]),
         tag_len(a->tag_size) {}
-  // Everything but a running encryptor, which cannot be copied (and must not be: the copy
-  // would encrypt a second message under the same nonce).
+  // Everything but the message under way: a running encryptor cannot be copied, and no copy
+  // may continue a message (it would encrypt a second message under the same nonce). For the
+  // same reason the copy of an encryption context waits for a nonce of its own.
   cipher_ctx(const cipher_ctx& o)
       : prov(o.prov), alg(o.alg), encrypting(o.encrypting), key_set(o.key_set),
-        nonce_set(o.nonce_set), nonce_unused(o.nonce_unused), second_key_set(o.second_key_set),
+        nonce_set(o.nonce_set), nonce_unused(o.nonce_unused && !o.encrypting),
+        second_key_set(o.second_key_set),
         message_done(o.message_done), finished(o.finished), failed(o.failed),
-        tag_set(o.tag_set), last_valid(o.last_valid), streaming(false),
-        copied_mid_message(o.streaming || o.copied_mid_message), incremental(o.incremental),
-        tag_len(o.tag_len), ad(o.ad) {
+        tag_set(o.tag_set), last_valid(o.last_valid), streaming(false), resumable(false),
+        copied_mid_message(o.streaming || o.resumable || o.copied_mid_message),
+        incremental(o.incremental), tag_len(o.tag_len), ad(o.ad) {
     std::memcpy(key, o.key, sizeof key);
     std::memcpy(second_key, o.second_key, sizeof second_key);
     std::memcpy(nonce, o.nonce, sizeof nonce);
@@ -158,6 +171,8 @@ struct cipher_ctx {
   void stop_stream() {
     if (streaming) incremental->destroy(stream);  // the encryptor wipes its state
     streaming = false;
+    resumable = false;
+    replay.clear();
   }
   ~cipher_ctx() {
     stop_stream();
@@ -171,22 +186,6 @@ struct cipher_ctx {
 
   const char* name() const { return alg->name.data(); }
 };
-
-void* make_context(const algorithm* a, void* provctx) {
-  const auto* p = static_cast<const provider_ctx*>(provctx);
-  return new_context<cipher_ctx>(p, p, a);
-}
-
-void freectx(void* vctx) { delete static_cast<cipher_ctx*>(vctx); }
-
-void* dupctx(void* vctx) {
-  auto* src = static_cast<cipher_ctx*>(vctx);
-  auto* copy = static_cast<cipher_ctx*>(new_context<cipher_ctx>(src->prov, *src));
-  // Two contexts must not encrypt two messages under one (key, nonce): the copy of an
-  // encryption context waits for a nonce of its own.
-  if (copy != nullptr && copy->encrypting) copy->nonce_unused = false;
-  return copy;
-}
 
 bool tag_length_allowed(const cipher_ctx& c, std::size_t n) {
   if (n >= c.alg->min_tag_size && n <= c.alg->tag_size) return true;
@@ -402,6 +401,12 @@ bool ready(const cipher_ctx& c) {
   return true;
 }
 
+void start_stream(cipher_ctx& c) {
+  c.incremental->start(c.stream, c.key, c.nonce, c.second_key_set ? c.second_key : nullptr,
+                       c.ad.data(), c.ad.size());
+  c.streaming = true;
+}
+
 int update(void* vctx, unsigned char* out, std::size_t* outl, std::size_t outsize,
            const unsigned char* in, std::size_t inl) {
   auto& c = *static_cast<cipher_ctx*>(vctx);
@@ -433,14 +438,31 @@ int update(void* vctx, unsigned char* out, std::size_t* outl, std::size_t outsiz
       raise_error(c.prov, invalid_argument, "%s: input and output overlap", c.name());
       return 0;
     }
-    if (c.encrypting && (c.streaming || (!c.message_done && c.incremental->start != nullptr))) {
+    const bool incremental = c.encrypting && c.incremental->start != nullptr;
+    if (incremental && !c.message_done && inl <= replay_limit) {
+      // Copied first: in place, the plaintext is gone once encrypted.
+      if (!c.replay.append(in, inl)) return 0;  // inl <= replay_limit: cannot overflow
+      if (!process_message(c, out, in, inl)) {
+        c.replay.clear();
+        return 0;
+      }
+      c.resumable = true;
+      *outl = inl;
+      return 1;
+    }
+    if (incremental && (c.streaming || c.resumable || !c.message_done)) {
       if (!c.streaming) {
-        if (!nonce_available(c)) return 0;
-        c.incremental->start(c.stream, c.key, c.nonce, c.second_key_set ? c.second_key : nullptr,
-                             c.ad.data(), c.ad.size());
-        c.streaming = true;
-        c.message_done = true;
-        spend_nonce(c);
+        const bool replaying = c.resumable;
+        if (!replaying && !nonce_available(c)) return 0;
+        start_stream(c);
+        if (replaying) {  // the same plaintext again: the encryptor's state after it
+          c.incremental->encrypt(c.stream, c.replay.data(), c.replay.size(), c.replay.data());
+          c.replay.clear();
+          c.resumable = false;
+        } else {
+          c.message_done = true;
+          spend_nonce(c);
+        }
       }
       c.incremental->encrypt(c.stream, in, inl, out);
       *outl = inl;
@@ -464,6 +486,9 @@ int final(void* vctx, unsigned char*, std::size_t* outl, std::size_t) {
   if (c.streaming) {
     c.incremental->finish(c.stream, c.tag, c.tag_len);
     c.streaming = false;
+  } else if (c.resumable) {  // the one-shot call wrote the tag; nothing more will come
+    c.replay.clear();
+    c.resumable = false;
   } else if (!c.message_done) {
     unsigned char none = 0;  // an empty message: AD (if any) and the tag only
     if (!process_message(c, &none, &none, 0)) return 0;
@@ -490,28 +515,19 @@ const OSSL_PARAM* gettable_params(void*) {
 }
 
 int algorithm_params(const algorithm& a, OSSL_PARAM params[]) {
-  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
   // Mode 0 (a stream cipher) with the AEAD flag, as OpenSSL describes ChaCha20-Poly1305.
-  if (p != nullptr && !OSSL_PARAM_set_uint(p, 0)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, a.key_size)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, a.nonce_size)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, 1)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
-  if (p != nullptr && !OSSL_PARAM_set_int(p, 1)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
-  if (p != nullptr && !OSSL_PARAM_set_int(p, 1)) return 0;
-  for (const char* off : {OSSL_CIPHER_PARAM_CTS, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK,
-                          OSSL_CIPHER_PARAM_HAS_RAND_KEY}) {
-    p = OSSL_PARAM_locate(params, off);
-    if (p != nullptr && !OSSL_PARAM_set_int(p, 0)) return 0;
-  }
-  p = OSSL_PARAM_locate(params, incremental_param);
-  if (p != nullptr && !OSSL_PARAM_set_int(p, incremental_by_index[index_of(a)].start != nullptr))
-    return 0;
-  return 1;
+  const bool ok = answer(params, OSSL_CIPHER_PARAM_MODE, 0u) &&
+                  answer(params, OSSL_CIPHER_PARAM_KEYLEN, a.key_size) &&
+                  answer(params, OSSL_CIPHER_PARAM_IVLEN, a.nonce_size) &&
+                  answer(params, OSSL_CIPHER_PARAM_BLOCK_SIZE, std::size_t{1}) &&
+                  answer(params, OSSL_CIPHER_PARAM_AEAD, 1) &&
+                  answer(params, OSSL_CIPHER_PARAM_CUSTOM_IV, 1) &&
+                  answer(params, OSSL_CIPHER_PARAM_CTS, 0) &&
+                  answer(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, 0) &&
+                  answer(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0) &&
+                  answer(params, incremental_param,
+                         incremental_by_index[index_of(a)].start != nullptr ? 1 : 0);
+  return ok ? 1 : 0;
 }
 
 const OSSL_PARAM* gettable_ctx_params(void*, void*) {
@@ -527,13 +543,11 @@ const OSSL_PARAM* gettable_ctx_params(void*, void*) {
 
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   auto& c = *static_cast<cipher_ctx*>(vctx);
-  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, c.alg->key_size)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, c.alg->nonce_size)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, c.tag_len)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
+  if (!answer(params, OSSL_CIPHER_PARAM_KEYLEN, c.alg->key_size) ||
+      !answer(params, OSSL_CIPHER_PARAM_IVLEN, c.alg->nonce_size) ||
+      !answer(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN, c.tag_len))
+    return 0;
+  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
   if (p != nullptr) {
     if (!c.encrypting || !c.finished) {
       raise_error(c.prov, refused, "%s: the tag is read after an encryption's final", c.name());
@@ -564,9 +578,8 @@ const OSSL_PARAM* settable_ctx_params(void*, void*) {
 
 
 // The cipher, digest or MAC operation as dispatch_for builds its tables.
-struct cipher_operation {
+struct cipher_operation : context_functions<cipher_ctx> {
   static bool takes(const algorithm& a) { return a.is_aead(); }
-  static void* newctx(const algorithm* a, void* provctx) { return make_context(a, provctx); }
   static int get_params(const algorithm& a, OSSL_PARAM params[]) {
     return algorithm_params(a, params);
   }
@@ -574,8 +587,8 @@ struct cipher_operation {
   static const OSSL_DISPATCH* functions() {
     static const OSSL_DISPATCH table[] = {
         {OSSL_FUNC_CIPHER_NEWCTX, dispatch_fn(&newctx_for<cipher_operation, I>)},
-        {OSSL_FUNC_CIPHER_FREECTX, dispatch_fn(&freectx)},
-        {OSSL_FUNC_CIPHER_DUPCTX, dispatch_fn(&dupctx)},
+        {OSSL_FUNC_CIPHER_FREECTX, dispatch_fn(&cipher_operation::freectx)},
+        {OSSL_FUNC_CIPHER_DUPCTX, dispatch_fn(&cipher_operation::dupctx)},
         {OSSL_FUNC_CIPHER_ENCRYPT_INIT, dispatch_fn(&encrypt_init)},
         {OSSL_FUNC_CIPHER_DECRYPT_INIT, dispatch_fn(&decrypt_init)},
         {OSSL_FUNC_CIPHER_UPDATE, dispatch_fn(&update)},

@@ -8,6 +8,7 @@
 
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
+#include <openssl/params.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -71,6 +72,7 @@ class wiping_buffer {
     size_ = 0;
   }
   const std::uint8_t* data() const noexcept { return data_; }
+  std::uint8_t* data() noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
 
  private:
@@ -90,6 +92,41 @@ void* new_context(const provider_ctx* p, Args&&... args) noexcept {
     raise_error(p, out_of_memory, "out of memory");
     return nullptr;
   }
+}
+
+// newctx, freectx and dupctx of an operation whose context is Ctx, made from
+// (const provider_ctx*, const algorithm*) and copied by its copy constructor, which decides
+// what a copy keeps.
+template <class Ctx>
+struct context_functions {
+  static void* newctx(const algorithm* a, void* provctx) {
+    const auto* p = static_cast<const provider_ctx*>(provctx);
+    return new_context<Ctx>(p, p, a);
+  }
+  static void freectx(void* vctx) { delete static_cast<Ctx*>(vctx); }
+  static void* dupctx(void* vctx) {
+    const auto* src = static_cast<const Ctx*>(vctx);
+    return new_context<Ctx>(src->prov, *src);
+  }
+};
+
+// Answers the parameter `key` when params asks for it; false only when it asks with a type
+// that cannot hold the value.
+inline bool answer(OSSL_PARAM params[], const char* key, std::size_t value) {
+  OSSL_PARAM* p = OSSL_PARAM_locate(params, key);
+  return p == nullptr || OSSL_PARAM_set_size_t(p, value) != 0;
+}
+inline bool answer(OSSL_PARAM params[], const char* key, int value) {
+  OSSL_PARAM* p = OSSL_PARAM_locate(params, key);
+  return p == nullptr || OSSL_PARAM_set_int(p, value) != 0;
+}
+inline bool answer(OSSL_PARAM params[], const char* key, unsigned value) {
+  OSSL_PARAM* p = OSSL_PARAM_locate(params, key);
+  return p == nullptr || OSSL_PARAM_set_uint(p, value) != 0;
+}
+inline bool answer(OSSL_PARAM params[], const char* key, const char* value) {
+  OSSL_PARAM* p = OSSL_PARAM_locate(params, key);
+  return p == nullptr || OSSL_PARAM_set_utf8_ptr(p, value) != 0;
 }
 
 // OpenSSL's newctx and get_params are not told which algorithm they serve, so one instance per

@@ -46,18 +46,6 @@ struct digest_ctx {
   const char* name() const { return alg->name.data(); }
 };
 
-void* make_context(const algorithm* a, void* provctx) {
-  const auto* p = static_cast<const provider_ctx*>(provctx);
-  return new_context<digest_ctx>(p, p, a);
-}
-
-void freectx(void* vctx) { delete static_cast<digest_ctx*>(vctx); }
-
-void* dupctx(void* vctx) {
-  auto* src = static_cast<digest_ctx*>(vctx);
-  return new_context<digest_ctx>(src->prov, *src);
-}
-
 int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   auto& d = *static_cast<digest_ctx*>(vctx);
   if (params == nullptr) return 1;
@@ -173,15 +161,11 @@ const OSSL_PARAM* gettable_params(void*) {
 }
 
 int algorithm_params(const algorithm& a, OSSL_PARAM params[]) {
-  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_BLOCK_SIZE);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, a.block_size)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_SIZE);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, a.output_size)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_XOF);
-  if (p != nullptr && !OSSL_PARAM_set_int(p, a.max_output_size == 0 ? 1 : 0)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_ALGID_ABSENT);
-  if (p != nullptr && !OSSL_PARAM_set_int(p, 0)) return 0;
-  return 1;
+  const bool ok = answer(params, OSSL_DIGEST_PARAM_BLOCK_SIZE, a.block_size) &&
+                  answer(params, OSSL_DIGEST_PARAM_SIZE, a.output_size) &&
+                  answer(params, OSSL_DIGEST_PARAM_XOF, a.max_output_size == 0 ? 1 : 0) &&
+                  answer(params, OSSL_DIGEST_PARAM_ALGID_ABSENT, 0);
+  return ok ? 1 : 0;
 }
 
 const OSSL_PARAM* settable_ctx_params(void* vctx, void*) {
@@ -199,9 +183,8 @@ const OSSL_PARAM* settable_ctx_params(void* vctx, void*) {
 
 
 // The cipher, digest or MAC operation as dispatch_for builds its tables.
-struct digest_operation {
+struct digest_operation : context_functions<digest_ctx> {
   static bool takes(const algorithm& a) { return is_digest_kind(a.kind); }
-  static void* newctx(const algorithm* a, void* provctx) { return make_context(a, provctx); }
   static int get_params(const algorithm& a, OSSL_PARAM params[]) {
     return algorithm_params(a, params);
   }
@@ -209,8 +192,8 @@ struct digest_operation {
   static const OSSL_DISPATCH* functions() {
     static const OSSL_DISPATCH table[] = {
         {OSSL_FUNC_DIGEST_NEWCTX, dispatch_fn(&newctx_for<digest_operation, I>)},
-        {OSSL_FUNC_DIGEST_FREECTX, dispatch_fn(&freectx)},
-        {OSSL_FUNC_DIGEST_DUPCTX, dispatch_fn(&dupctx)},
+        {OSSL_FUNC_DIGEST_FREECTX, dispatch_fn(&digest_operation::freectx)},
+        {OSSL_FUNC_DIGEST_DUPCTX, dispatch_fn(&digest_operation::dupctx)},
         {OSSL_FUNC_DIGEST_INIT, dispatch_fn(&init)},
         {OSSL_FUNC_DIGEST_UPDATE, dispatch_fn(&update)},
         {OSSL_FUNC_DIGEST_FINAL, dispatch_fn(&final)},

@@ -52,18 +52,6 @@ struct mac_ctx {
   const char* name() const { return alg->name.data(); }
 };
 
-void* make_context(const algorithm* a, void* provctx) {
-  const auto* p = static_cast<const provider_ctx*>(provctx);
-  return new_context<mac_ctx>(p, p, a);
-}
-
-void freectx(void* vctx) { delete static_cast<mac_ctx*>(vctx); }
-
-void* dupctx(void* vctx) {
-  auto* src = static_cast<mac_ctx*>(vctx);
-  return new_context<mac_ctx>(src->prov, *src);
-}
-
 bool set_key(mac_ctx& m, const unsigned char* key, std::size_t keylen) {
   if (keylen != m.alg->key_size) {
     raise_error(m.prov, invalid_argument, "%s: the key must be %zu bytes, got %zu", m.name(),
@@ -176,11 +164,9 @@ const OSSL_PARAM* gettable_ctx_params(void*, void*) {
 
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
   const auto& m = *static_cast<const mac_ctx*>(vctx);
-  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, m.out_len)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE);
-  if (p != nullptr && !OSSL_PARAM_set_size_t(p, m.alg->block_size)) return 0;
-  return 1;
+  const bool ok = answer(params, OSSL_MAC_PARAM_SIZE, m.out_len) &&
+                  answer(params, OSSL_MAC_PARAM_BLOCK_SIZE, m.alg->block_size);
+  return ok ? 1 : 0;
 }
 
 const OSSL_PARAM* settable_ctx_params(void*, void*) {
@@ -194,15 +180,14 @@ const OSSL_PARAM* settable_ctx_params(void*, void*) {
 
 
 // The cipher, digest or MAC operation as dispatch_for builds its tables.
-struct mac_operation {
+struct mac_operation : context_functions<mac_ctx> {
   static bool takes(const algorithm& a) { return is_mac_kind(a.kind); }
-  static void* newctx(const algorithm* a, void* provctx) { return make_context(a, provctx); }
   template <std::size_t I>
   static const OSSL_DISPATCH* functions() {
     static const OSSL_DISPATCH table[] = {
         {OSSL_FUNC_MAC_NEWCTX, dispatch_fn(&newctx_for<mac_operation, I>)},
-        {OSSL_FUNC_MAC_FREECTX, dispatch_fn(&freectx)},
-        {OSSL_FUNC_MAC_DUPCTX, dispatch_fn(&dupctx)},
+        {OSSL_FUNC_MAC_FREECTX, dispatch_fn(&mac_operation::freectx)},
+        {OSSL_FUNC_MAC_DUPCTX, dispatch_fn(&mac_operation::dupctx)},
         {OSSL_FUNC_MAC_INIT, dispatch_fn(&init)},
         {OSSL_FUNC_MAC_UPDATE, dispatch_fn(&update)},
         {OSSL_FUNC_MAC_FINAL, dispatch_fn(&final)},

@@ -120,17 +120,12 @@ const OSSL_PARAM provider_param_types[] = {
 const OSSL_PARAM* gettable_params(void*) { return provider_param_types; }
 
 int get_params(void*, OSSL_PARAM params[]) {
-  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
-  if (p != nullptr && !OSSL_PARAM_set_utf8_ptr(p, provider_name)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
-  if (p != nullptr && !OSSL_PARAM_set_utf8_ptr(p, LWC_PROVIDER_VERSION)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
-  if (p != nullptr && !OSSL_PARAM_set_utf8_ptr(p, provider_buildinfo)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
-  if (p != nullptr && !OSSL_PARAM_set_int(p, 1)) return 0;
-  p = OSSL_PARAM_locate(params, "algorithms");
-  if (p != nullptr && !OSSL_PARAM_set_utf8_ptr(p, tables().all_names.c_str())) return 0;
-  return 1;
+  const bool ok = answer(params, OSSL_PROV_PARAM_NAME, provider_name) &&
+                  answer(params, OSSL_PROV_PARAM_VERSION, LWC_PROVIDER_VERSION) &&
+                  answer(params, OSSL_PROV_PARAM_BUILDINFO, provider_buildinfo) &&
+                  answer(params, OSSL_PROV_PARAM_STATUS, 1) &&
+                  answer(params, "algorithms", tables().all_names.c_str());
+  return ok ? 1 : 0;
 }
 
 const OSSL_ALGORITHM* query_operation(void*, int operation_id, int* no_cache) {
