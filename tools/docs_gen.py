@@ -21,6 +21,7 @@ import json
 import re
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
 from pathlib import Path
 
 PUBLIC_C_HEADERS = ["include/lwc.h", "include/lwc/batch.h", "include/lwc/stream.h"]
@@ -179,11 +180,766 @@ def c_reference_page(root: Path, header: str) -> str:
 
 
 # ---- C++ headers ---------------------------------------------------------------------------
+#
+# The C++ reference is read from the public headers by a small parser written for the way
+# they are written: `//` comments, one declaration per statement, bodies in braces. A comment
+# documents the declarations directly below it, up to a blank line or the next comment; a
+# comment after a declaration on its own line (and the comment lines below it at the same
+# column) documents that declaration alone. Anything at namespace or public class scope the
+# parser does not recognise stops the build with the header and line, rather than leaving a
+# name out of the reference.
 
 # The headers a program includes; the rest of include/lwc/ is what they are built from.
-PUBLIC_CPP_HEADERS = ["lwc.hpp", "ascon.hpp", "common/aead_span_forms.hpp", "registry.hpp", "batch.hpp", "jobs.hpp",
-                      "packed_jobs.hpp", "stream.hpp", "stream/format.hpp", "cuda.hpp",
-                      "algorithm_list.hpp"]
+PUBLIC_CPP_HEADERS = ["lwc.hpp", "ascon.hpp", "common/aead_span_forms.hpp", "registry.hpp",
+                      "batch.hpp", "jobs.hpp", "packed_jobs.hpp", "stream.hpp",
+                      "stream/format.hpp", "cuda.hpp", "algorithm_list.hpp"]
+
+# Headers whose namespace is lwc::detail but whose members every algorithm class re-exports:
+# they are the shared shape of those classes, documented once.
+_SHARED_SHAPE_HEADERS = {"common/aead_span_forms.hpp"}
+
+# Macros of the declarations that are not part of the C++ a reader needs (LWC_HD marks
+# functions that also compile for the GPU).
+_CPP_DROPPED_MACROS = re.compile(r"\bLWC_HD\s+")
+
+
+class CppParseError(SystemExit):
+    pass
+
+
+@dataclass
+class CppEntity:
+    kind: str             # function, class, struct, enum, var, type, concept, alias-namespace
+    name: str
+    scope: str            # enclosing namespace and classes: "lwc::batch", "lwc::hasher"
+    signature: str        # what follows the Sphinx directive
+    comment: str = ""     # the comment above its group of declarations
+    trailing: str = ""    # the comment after it
+    group: int = 0        # entities with one group number share the comment above them
+    line: int = 0
+    special: bool = False  # a copy/move/destructor or an override: the language documents it
+    members: list = field(default_factory=list)  # class members, or (name, comment) enumerators
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.scope}::{self.name}" if self.scope else self.name
+
+    @property
+    def documented(self) -> bool:
+        return bool(self.comment.strip() or self.trailing.strip())
+
+
+@dataclass
+class CppHeader:
+    path: str             # relative to include/lwc/
+    opening: str          # the comment that opens the header
+    items: list           # ("rubric", text), ("prose", (scope, text)), ("entity", CppEntity)
+
+
+def _cpp_error(path: str, text: str, pos: int, what: str) -> CppParseError:
+    line = text.count("\n", 0, pos) + 1
+    return CppParseError(f"include/lwc/{path}:{line}: {what} (tools/docs_gen.py reads the "
+                         "public C++ headers; write the declaration the way the others are, or "
+                         "teach the parser)")
+
+
+def _skip_balanced(text: str, pos: int) -> int:
+    """The position after the bracket that closes the one at `pos`, skipping strings,
+    character literals and comments."""
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    stack = [pairs[text[pos]]]
+    i = pos + 1
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            i = _skip_literal(text, i)
+            continue
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            i = len(text) if i < 0 else i
+            continue
+        if text.startswith("/*", i):
+            i = text.index("*/", i) + 2
+            continue
+        if c in pairs:
+            stack.append(pairs[c])
+        elif c in ")]}":
+            if c != stack.pop():
+                raise ValueError(f"unbalanced {c!r}")
+            if not stack:
+                return i + 1
+        i += 1
+    raise ValueError("unclosed bracket")
+
+
+def _skip_literal(text: str, i: int) -> int:
+    quote = text[i]
+    if quote == "'" and i > 0 and text[i - 1].isalnum():
+        return i + 1  # a digit separator
+    j = i + 1
+    while j < len(text) and text[j] != quote:
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
+def _statement_end(text: str, pos: int) -> tuple[int, str]:
+    """From `pos`, the position of the first ';' or '{' outside brackets, and which it is."""
+    i = pos
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            i = _skip_literal(text, i)
+        elif text.startswith("//", i):
+            i = text.find("\n", i)
+        elif c in "([":
+            i = _skip_balanced(text, i)
+        elif c in ";{}":
+            return i, c
+        else:
+            i += 1
+    raise ValueError("statement without an end")
+
+
+def _template_prefix(head: str) -> tuple[str, str]:
+    """Splits `template <...> [requires (...)]` off the front of a declaration."""
+    m = re.match(r"template\s*<", head)
+    if not m:
+        return "", head
+    depth, i = 1, m.end()
+    while depth:
+        depth += {"<": 1, ">": -1}.get(head[i], 0)
+        i += 1
+    prefix = head[:i]
+    rest = head[i:].lstrip()
+    if rest.startswith("requires"):
+        j = len("requires")
+        while rest[j].isspace():
+            j += 1
+        if rest[j] == "(":
+            j = _skip_balanced(rest, j)
+        else:
+            j = re.match(r"requires\s+[\w:<>, ]+?(?=\s+(?:struct|class|\w+\s*\())", rest).end()
+        prefix += " " + rest[:j]
+        rest = rest[j:].lstrip()
+    return " ".join(prefix.split()), rest
+
+
+def _split_top_level_commas(text: str) -> list[str]:
+    parts, depth, angle, cur = [], 0, 0, ""
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "<" and i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_"):
+            angle += 1
+        elif c == ">" and angle:
+            angle -= 1
+        if c == "," and depth == 0 and angle == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    return parts + [cur]
+
+
+def _function_parts(head: str) -> tuple[str, str] | None:
+    """(name, signature) when a declaration head (template prefix removed) is a function."""
+    i = 0
+    while True:
+        i = head.find("(", i)
+        if i < 0:
+            return None
+        before = head[:i].rstrip()
+        if re.search(r"\boperator\s*$", before) and head.startswith("()", i):
+            i += 2  # operator(): the parameter list is the next one
+            continue
+        break
+    if "=" in re.sub(r"operator\s*\S+|==|<=|>=|!=", "", before):
+        return None  # a variable whose initializer calls something
+    m = re.search(r"(~?\w+|operator\s*\S+?)\s*$", before)
+    if not m or m.group(1) in ("alignas", "decltype", "sizeof", "static_assert"):
+        return None
+    if head[i + 1:].lstrip().startswith("*"):
+        return None  # a pointer to function: a variable
+    name = " ".join(m.group(1).split())
+    close = _skip_balanced(head, i)
+    rest = head[close:]
+    # the qualifiers: up to a constructor's member initializers (" : ") or the end
+    init = re.search(r"(?<!:):(?!:)", rest)
+    if init:
+        rest = rest[:init.start()]
+    return name, " ".join((head[:close] + rest).split())
+
+
+def _var_declarators(head: str) -> list[tuple[str, str]]:
+    """(name, signature) of each variable a declaration head declares; initializers longer
+    than a short value are left out of the signature."""
+    parts = _split_top_level_commas(head)
+    first = parts[0]
+    m = re.match(r"(.*?)(\b\w+)\s*(\[[^\]]*\])?\s*(=.*|\{.*)?$", first, re.S)
+    if not m:
+        return []
+    type_part = m.group(1)
+    out = []
+    for k, part in enumerate(parts):
+        decl = part if k == 0 else type_part + part.strip()
+        m = re.match(r"(.*?)(\b\w+)\s*(\[[^\]]*\])?\s*(=.*|\{.*)?$", decl, re.S)
+        if not m:
+            return []
+        init = " ".join((m.group(4) or "").split())
+        sig = " ".join((m.group(1) + m.group(2) + (m.group(3) or "")).split())
+        if init and len(init) <= 40 and "(" not in re.sub(r'"[^"]*"', '""', init):
+            sig += (" " if init.startswith("=") else "") + init
+        out.append((m.group(2), sig))
+    return out
+
+
+def _is_special_member(name: str, sig: str, class_name: str) -> bool:
+    if name.startswith("~") or name.startswith("operator=") or re.search(r"\boverride\b", sig):
+        return True
+    if name == class_name:  # a copy or move constructor
+        params = sig[sig.index("(") + 1:sig.rindex(")")].strip()
+        return re.fullmatch(rf"(const\s+)?{class_name}\s*&&?\s*\w*", params) is not None
+    return False
+
+
+class _CppReader:
+    def __init__(self, path: str, text: str):
+        self.path, self.text = path, text
+        self.items: list = []
+        self.groups = 0
+
+    def fail(self, pos: int, what: str) -> CppParseError:
+        return _cpp_error(self.path, self.text, pos, what)
+
+    def read(self, public_detail: bool = False) -> CppHeader:
+        self.public_detail = public_detail
+        self._scope(0, [], None, self.items)
+        return CppHeader(self.path, _opening_comment(self.text), self.items)
+
+    def _trailing(self, end: int) -> tuple[str, int]:
+        """The comment after a declaration that ends at `end` on its line, with the comment
+        lines below it at the same column; and the position after them."""
+        nl = self.text.find("\n", end)
+        nl = len(self.text) if nl < 0 else nl
+        rest = self.text[end:nl]
+        m = re.match(r"\s*//(.*)", rest)
+        if not m:
+            return "", end
+        column = end - (self.text.rfind("\n", 0, end) + 1) + rest.index("//")
+        lines = [m.group(1).strip()]
+        pos = nl
+        while pos < len(self.text):
+            nxt = self.text.find("\n", pos + 1)
+            nxt = len(self.text) if nxt < 0 else nxt
+            line = self.text[pos + 1:nxt]
+            if line.startswith(" " * column + "//") and line[:column].strip() == "":
+                lines.append(line[column + 2:].strip())
+                pos = nxt
+            else:
+                break
+        words = "\n".join(lines)
+        return ("" if words.startswith("NOLINT") else words), pos
+
+    def _scope(self, pos: int, scope: list[str], class_kind: str | None, out: list) -> int:
+        """Reads declarations from `pos` to the '}' that closes the scope (or the end of the
+        header); returns the position after that brace."""
+        text = self.text
+        comment: list[str] = []          # the comment lines read since the last declaration
+        group, group_comment = None, ""  # the run of declarations below one comment
+        access = "private" if class_kind == "class" else "public"
+
+        def flush():
+            nonlocal comment
+            if comment:
+                out.append(self._free_comment(scope, comment))
+            comment = []
+
+        while True:
+            ws = re.compile(r"\s*").match(text, pos)
+            pos = ws.end()
+            if ws.group(0).count("\n") >= 2:  # a blank line ends a comment and its run
+                flush()
+                group = None
+            if pos >= len(text):
+                if class_kind is not None or scope:
+                    raise self.fail(pos, "the header ends inside a scope")
+                flush()
+                return pos
+            if text.startswith("//", pos):
+                end = text.find("\n", pos)
+                end = len(text) if end < 0 else end
+                group = None  # a comment after declarations starts a new run
+                comment.append(text[pos + 2:end].removeprefix(" "))
+                pos = end
+                continue
+            if text.startswith("/*", pos):
+                raise self.fail(pos, "a /* */ comment; the C++ headers use // comments")
+            if text.startswith("#", pos):
+                end = pos
+                while True:
+                    end = text.find("\n", end + 1)
+                    end = len(text) if end < 0 else end
+                    if not text[:end].rstrip().endswith("\\"):
+                        break
+                pos = end
+                comment, group = [], None
+                continue
+            if text.startswith("}", pos):
+                if not scope:
+                    raise self.fail(pos, "a '}' that closes nothing")
+                flush()
+                return pos + 1
+            if class_kind is not None:
+                label = re.compile(r"(public|private|protected)\s*:(?!:)").match(text, pos)
+                if label:
+                    access = label.group(1)
+                    pos = label.end()
+                    comment, group = [], None
+                    continue
+            try:
+                end, what = _statement_end(text, pos)
+            except ValueError as e:
+                raise self.fail(pos, str(e))
+            head = text[pos:end].strip()
+            if re.fullmatch(r"namespace\s+[\w:]+", head):
+                flush()  # words above a namespace describe what follows
+                group = None
+            elif group is None:
+                self.groups += 1
+                group, group_comment = self.groups, "\n".join(comment).strip()
+                comment = []
+            hidden = access != "public"
+            pos, entities = self._statement(pos, end, what, head, scope, class_kind, hidden)
+            trailing, pos = self._trailing(pos)
+            if entities and not hidden:
+                for e in entities:
+                    e.comment, e.group = group_comment, group
+                entities[-1].trailing = entities[-1].trailing or trailing
+                out += [("entity", e) for e in entities]
+
+    def _free_comment(self, scope: list[str], lines: list[str]):
+        text = "\n".join(lines).strip()
+        if re.match(r"-{3,}", text):
+            title, _, rest = text.partition("\n")
+            item = ("rubric", title.strip("- "))
+            if rest.strip():
+                return ("section", (title.strip("- "), "::".join(scope), rest.strip()))
+            return item
+        return ("prose", ("::".join(scope), text))
+
+    def _statement(self, pos, end, what, head, scope, class_kind, hidden):
+        """Reads the declaration from `pos` whose head ends at `end` with `what` (';' or '{');
+        returns the position after it and its entities (none for what the reference skips)."""
+        text = self.text
+        line = text.count("\n", 0, pos) + 1
+        qual = "::".join(scope)
+        class_name = scope[-1] if class_kind else ""
+        head = _CPP_DROPPED_MACROS.sub("", head)
+        ns = re.fullmatch(r"namespace\s+([\w:]+)", head)
+        if ns and what == "{":
+            if class_kind:
+                raise self.fail(pos, "a namespace inside a class")
+            inner = ns.group(1).split("::")
+            if (any(p == "detail" or p.startswith("_") for p in inner)
+                    and not self.public_detail):
+                try:
+                    return _skip_balanced(text, end), []
+                except ValueError as e:
+                    raise self.fail(pos, str(e))
+            return self._scope(end + 1, scope + inner, None, self.items), []
+        if what == "}":
+            raise self.fail(pos, "a declaration without ';'")
+        if re.match(r"namespace\s+\w+\s*=", head) and what == ";":
+            name = re.match(r"namespace\s+(\w+)", head).group(1)
+            return end + 1, [CppEntity("alias-namespace", name, qual, " ".join(head.split()),
+                                       line=line)]
+        if head.startswith(("static_assert", "friend")) or re.match(r"using\s+namespace\b", head):
+            return self._finish(pos, end, what), []
+        template, rest = _template_prefix(head)
+        tpl = template + " " if template else ""
+        m = re.fullmatch(r"using\s+(\w+)\s*=\s*(.+)", rest, re.S)
+        if m and what == ";":
+            target = " ".join(m.group(2).split())
+            shown = m.group(1) + (" = " + target if len(target) <= 80 else "")  # not a whole list
+            return end + 1, [CppEntity("type", m.group(1), qual, tpl + shown, line=line)]
+        m = re.fullmatch(r"using\s+(?:typename\s+)?([\w:]+)::(\w+)", rest)
+        if m and what == ";":
+            if class_kind:  # re-exported members and inherited constructors
+                return end + 1, [] if m.group(2) != m.group(1).split("::")[-1] else [
+                    CppEntity("function", class_name, qual, f"{class_name}(...)", line=line,
+                              special=True)]
+            return end + 1, [CppEntity("type", m.group(2), qual,
+                                       f"{m.group(2)} = {m.group(1)}::{m.group(2)}", line=line)]
+        m = re.fullmatch(r"concept\s+(\w+)\s*=.*", rest, re.S)
+        if m:
+            return self._finish(pos, end, what), [
+                CppEntity("concept", m.group(1), qual, f"{tpl}{m.group(1)}", line=line)]
+        m = re.fullmatch(r"(class|struct|union)\s+(\w+)(\s*<.*?>)?\s*(final\s*)?(:\s*(.+))?", rest,
+                         re.S)
+        if m:
+            kind, name, specialization = m.group(1), m.group(2), m.group(3)
+            if specialization or (what == ";" and not template):
+                return self._finish(pos, end, what), []  # a forward declaration or a specialization
+            if what == ";":  # a template declared here and defined by its specializations
+                return end + 1, [CppEntity("struct" if kind == "struct" else "class", name, qual,
+                                           tpl + name, line=line)]
+            bases = " ".join((m.group(6) or "").split())
+            sig = tpl + name + (" : " + bases if bases else "")
+            entity = CppEntity("struct" if kind == "struct" else "class", name, qual, sig,
+                               line=line)
+            if hidden:
+                return self._finish(pos, end, what), [entity]
+            after = self._scope(end + 1, scope + [name], kind, entity.members)
+            semi = re.compile(r"\s*;").match(text, after)
+            if not semi:
+                raise self.fail(after, f"'{name}' is followed by declarators; declare them apart")
+            return semi.end(), [entity]
+        m = re.fullmatch(r"enum\s+(class\s+|struct\s+)?(\w+)(\s*:\s*[\w:]+)?", rest)
+        if m:
+            if what != "{":
+                return end + 1, []
+            close = _skip_balanced(text, end)
+            entity = CppEntity("enum-class" if m.group(1) else "enum", m.group(2), qual,
+                               m.group(2) + (m.group(3) or ""), line=line)
+            entity.members = self._enumerators(end + 1, close - 1)
+            semi = re.compile(r"\s*;").match(text, close)
+            if not semi:
+                raise self.fail(close, "an enum followed by declarators")
+            return semi.end(), [entity]
+        fn = _function_parts(rest)
+        if fn:
+            name, sig = fn
+            after = self._finish(pos, end, what)
+            special = bool(class_kind) and _is_special_member(name, sig, class_name)
+            return after, [CppEntity("function", name, qual, tpl + sig, line=line,
+                                     special=special)]
+        after = self._finish(pos, end, what)
+        pointer = re.search(r"\(\s*\*\s*(\w+)\s*\)\s*\(", rest)
+        if pointer:  # a pointer to function
+            return after, [CppEntity("var", pointer.group(1), qual, " ".join(rest.split()),
+                                     line=line)]
+        decl = text[pos:after].rstrip().rstrip(";")
+        decl = _CPP_DROPPED_MACROS.sub("", decl)
+        found = _var_declarators(_template_prefix(" ".join(decl.split()))[1])
+        if not found:
+            raise self.fail(pos, "a declaration the parser does not know")
+        return after, [CppEntity("var", name, qual, tpl + sig, line=line) for name, sig in found]
+
+    def _finish(self, pos: int, end: int, what: str) -> int:
+        """The position after a statement whose head ends at `end`: after its ';', or after
+        its body (and the ';' of a braced initializer)."""
+        text = self.text
+        while what == "{":
+            try:
+                close = _skip_balanced(text, end)
+            except ValueError as e:
+                raise self.fail(pos, str(e))
+            head = text[pos:end]
+            if (_function_parts(_template_prefix(" ".join(head.split()))[1])
+                    and "=" not in re.sub(r"operator\s*\S+", "", head).split("(", 1)[0]):
+                return close  # a function body
+            end, what = _statement_end(text, close)
+        return end + 1
+
+    def _enumerators(self, start: int, stop: int) -> list:
+        found, above = [], []
+        for raw in self.text[start:stop].splitlines():
+            code, _, comment = raw.partition("//")
+            names = [n.split("=")[0].strip() for n in code.split(",") if n.strip()]
+            if not names:
+                if comment.strip():
+                    above.append(comment.strip())
+                continue
+            for k, n in enumerate(names):
+                words = "\n".join(above) if k == 0 else ""
+                if k == len(names) - 1 and comment.strip():
+                    words = (words + "\n" + comment.strip()).strip()
+                value = re.search(rf"\b{n}\s*=\s*([^,]+)", code)
+                found.append((n + (" = " + value.group(1).strip() if value else ""), words))
+            above = []
+        return found
+
+
+def read_cpp_header(root: Path, name: str) -> CppHeader:
+    text = (root / "include/lwc" / name).read_text(encoding="utf-8")
+    return _CppReader(name, text).read(public_detail=name in _SHARED_SHAPE_HEADERS)
+
+
+def cpp_public_entities(items: list, owner=None) -> list:
+    """(entity, class it is a member of or None) for every public declaration of a header."""
+    out = []
+    for kind, value in items:
+        if kind != "entity":
+            continue
+        out.append((value, owner))
+        if value.kind in ("class", "struct"):
+            out += cpp_public_entities(value.members, value)
+    return out
+
+
+_CPP_DIRECTIVES = {"function": "cpp:function", "class": "cpp:class", "struct": "cpp:struct",
+                   "enum": "cpp:enum", "enum-class": "cpp:enum-class", "var": "cpp:var",
+                   "type": "cpp:type", "concept": "cpp:concept"}
+
+
+def _cpp_runs(items: list) -> list:
+    """Items with entities gathered into runs that one directive shows: consecutive
+    declarations of one kind below one comment (overloads, a row of constants)."""
+    out: list = []
+    for kind, value in items:
+        if kind == "entity":
+            prev = out[-1] if out else None
+            if (prev and prev[0] == "run" and prev[1][-1].group == value.group
+                    and prev[1][-1].kind == value.kind and not prev[1][-1].trailing
+                    and value.kind not in ("class", "struct", "enum", "enum-class")
+                    and not value.trailing):
+                prev[1].append(value)
+            else:
+                out.append(("run", [value]))
+        else:
+            out.append((kind, value))
+    return out
+
+
+def _cpp_render(items: list, indent: str, in_class: bool, namespace: list[str]) -> list[str]:
+    lines: list[str] = []
+    shown_groups: set[int] = set()
+    for kind, value in _cpp_runs(items):
+        if kind == "rubric":
+            lines += [f"{indent}.. rubric:: {_rst_inline(value)}", ""]
+            continue
+        if kind == "section":
+            title, scope, text = value
+            lines += [f"{indent}.. rubric:: {_rst_inline(title)}", "", _rst_text(text, indent), ""]
+            continue
+        if kind == "prose":
+            scope, text = value
+            if not in_class and scope and scope != namespace[0]:
+                namespace[0] = scope
+                lines += [f".. cpp:namespace:: {scope}", ""]
+            lines += [_rst_text(text, indent), ""]
+            continue
+        run = value
+        first = run[0]
+        if first.kind == "alias-namespace":
+            if not in_class and first.scope != namespace[0]:
+                namespace[0] = first.scope
+                lines += [f".. cpp:namespace:: {first.scope}", ""]
+            lines += [f"{indent}``{first.signature}``", ""]
+            if first.comment or first.trailing:
+                lines += [_rst_text((first.comment + "\n" + first.trailing).strip(), indent), ""]
+            continue
+        if not in_class and first.scope != namespace[0]:
+            namespace[0] = first.scope
+            lines += [f".. cpp:namespace:: {first.scope}", ""]
+        directive = _CPP_DIRECTIVES[first.kind]
+        if directive == "cpp:var" and in_class:
+            directive = "cpp:member"
+        head = f"{indent}.. {directive}:: "
+        lines.append(head + ("\n" + " " * len(head)).join(e.signature for e in run))
+        lines.append("")
+        body = indent + "   "
+        words = []
+        if first.comment and (first.group not in shown_groups or not first.trailing):
+            words.append(first.comment)
+        shown_groups.add(first.group)
+        if run[-1].trailing:
+            words.append(run[-1].trailing)
+        if words:
+            lines += [_rst_text("\n".join(words), body), ""]
+        if first.kind in ("enum", "enum-class"):
+            for name, comment in first.members:
+                lines += [f"{body}.. cpp:enumerator:: {name}", ""]
+                if comment:
+                    lines += [_rst_text(comment, body + "   "), ""]
+        elif first.kind in ("class", "struct"):
+            lines += _cpp_render(first.members, body, True, namespace)
+    return lines
+
+
+def cpp_header_page(root: Path, name: str) -> str:
+    header = read_cpp_header(root, name)
+    title = f"<lwc/{name}>"
+    lines = [f".. This page is generated by tools/docs_gen.py from include/lwc/{name}; edit the "
+             "header.", "", title, "=" * len(title), ""]
+    if header.opening:
+        lines += [_rst_text(header.opening), ""]
+    namespace = [""]
+    body = _cpp_render(header.items, "", False, namespace)
+    if not any(ln.startswith(".. cpp:") and "namespace" not in ln for ln in body):
+        lines += ["It declares nothing of its own.", ""]
+    lines += body
+    if namespace[0]:
+        lines += [".. cpp:namespace:: 0", ""]  # each page starts at global scope
+    return "\n".join(lines) + "\n"
+
+
+def cpp_page_name(header: str) -> str:
+    return "cpp-" + header.removesuffix(".hpp").replace("/", "-").replace("_", "-")
+
+
+def undocumented_cpp_names(root: Path) -> list[str]:
+    """Public names of the public C++ headers (and the algorithm classes of the list) with no
+    comment: none above their run of declarations, none after them, and, for a class
+    member, not named in its class's comment. Copy, move and destructor members and
+    overrides are the language's."""
+    missing = []
+    for name in PUBLIC_CPP_HEADERS:
+        for e, owner in cpp_public_entities(read_cpp_header(root, name).items):
+            if e.special or e.documented:
+                continue
+            if owner is not None and re.search(rf"\b{re.escape(e.name)}\b",
+                                               owner.comment + "\n" + owner.trailing):
+                continue
+            missing.append(f"C++: {e.qualified} (<lwc/{name}>)")
+    for cls in _list_types(root):
+        found = algorithm_class_comment(root, cls)
+        if found is None:
+            raise SystemExit(f"lwc::{cls}: the declaration of this class of algorithm_list.hpp "
+                             "was not found in its family's folder")
+        if not found[1]:
+            missing.append(f"C++: lwc::{cls} (<lwc/{found[0]}>)")
+    return sorted(set(missing))
+
+
+def _blank_detail_namespaces(text: str) -> str:
+    """The text with every `namespace detail { ... }` body blanked (lines kept)."""
+    for m in reversed(list(re.finditer(r"namespace\s+detail\s*\{", text))):
+        close = _skip_balanced(text, m.end() - 1)
+        body = text[m.end():close - 1]
+        text = text[:m.end()] + re.sub(r"[^\n]", " ", body) + text[close - 1:]
+    return text
+
+
+def algorithm_class_comment(root: Path, cls: str) -> tuple[str, str] | None:
+    """(header, comment above the declaration) of an algorithm class of the list
+    ("ascon::v12::mac"): a class, struct or alias declared in its family's folder; a comment
+    covers the run of aliases below it."""
+    parts = cls.split("::")
+    folder = root / "include/lwc" / parts[0]
+    inner, name = parts[1:-1], parts[-1]
+    for path in sorted(folder.glob("*.hpp")):
+        text = _blank_detail_namespaces(path.read_text(encoding="utf-8"))
+        regions = [(0, len(text))]
+        for ns in inner:
+            regions = [(m.end(), _skip_balanced(text, m.end() - 1))
+                       for start, stop in regions
+                       for m in re.finditer(rf"namespace\s+{ns}\s*\{{", text[:stop])
+                       if m.start() >= start]
+        for start, stop in regions:
+            decl = re.compile(rf"^[ \t]*(?:(?:struct|class)\s+{name}\b(?![^\n{{]*;\s*$)|"
+                              rf"using\s+{name}\s*=)", re.M).search(text, start, stop)
+            if not decl:
+                continue
+            lines = text[:decl.start()].split("\n")[:-1]
+            if lines and lines[-1].strip().startswith("template"):
+                lines.pop()
+            if text[decl.start():decl.end()].lstrip().startswith("using"):
+                while lines and re.match(r"\s*using\s+\w+\s*=", lines[-1]):
+                    lines.pop()
+            comment = []
+            while lines and lines[-1].strip().startswith("//"):
+                comment.insert(0, lines.pop().strip()[2:].removeprefix(" "))
+            rel = str(path.relative_to(root / "include/lwc"))
+            return rel, "\n".join(comment).strip()
+    return None
+
+
+def _registry_reads(root: Path, function: str, param: str) -> list[str]:
+    """The members of an algorithm class that a function of registry.hpp reads
+    (`A::key_size`, ...): what every class of that kind has."""
+    text = (root / "include/lwc/registry.hpp").read_text(encoding="utf-8")
+    m = re.search(rf"constexpr algorithm {function}\(.*?\n}}\n", text, re.S)
+    if not m:
+        raise SystemExit(f"include/lwc/registry.hpp: {function} not found")
+    return list(dict.fromkeys(re.findall(rf"\b{param}::(\w+)", m.group(0))))
+
+
+def cpp_algorithm_classes_page(root: Path) -> str:
+    import lwc
+
+    infos = lwc.algorithms()
+    types = _list_types(root)
+    if len(types) != len(infos):
+        raise SystemExit(f"algorithm_list.hpp lists {len(types)} algorithms, the registry {len(infos)}")
+    shape = read_cpp_header(root, "common/aead_span_forms.hpp")
+    aead_reads = ", ".join(f"``{n}``" for n in _registry_reads(root, "make_aead", "A"))
+    hash_reads = ", ".join(f"``{n}``" for n in _registry_reads(root, "make_hash", "H"))
+    title = "The algorithm classes"
+    lines = [".. This page is generated by tools/docs_gen.py from include/lwc/algorithm_list.hpp, "
+             "the family headers and include/lwc/common/aead_span_forms.hpp; edit the headers.", "",
+             title, "=" * len(title), "",
+             f"Each of the {len(types)} algorithms is a class in namespace ``lwc``, listed once in "
+             "``<lwc/algorithm_list.hpp>`` (the order below); ``<lwc/lwc.hpp>`` includes them "
+             "all. Classes of one kind share one shape, described once here; the class "
+             "entries below give each one's sizes (bytes) and what its header says of it. The "
+             "run-time registry (:cpp:func:`lwc::algorithms`) and :cpp:class:`lwc::hasher` "
+             "reach every class by name.", "",
+             ".. rubric:: AEAD classes", "",
+             f"Static constants: {aead_reads}. The raw entry points ``encrypt`` and ``decrypt`` "
+             "take pointers and lengths (the registry's :cpp:member:`lwc::algorithm::encrypt` "
+             "and :cpp:member:`lwc::algorithm::decrypt` have their signatures); the span "
+             "forms below check every size and are what a program calls, for example "
+             "``lwc::ascon::aead128::encrypt(key, nonce, ad, pt, ct_and_tag)``.", ""]
+    if shape.opening:
+        lines += [_rst_text(shape.opening), ""]
+    namespace = [""]
+    lines += _cpp_render(shape.items, "", False, namespace)
+    lines += [".. cpp:namespace:: 0", "",
+              ".. rubric:: Hash, XOF, CXOF, MAC and PRF classes", "",
+              f"Static constants: {hash_reads}. An object is one computation: construct it "
+              "(with the key for a MAC or PRF, the customization string for a CXOF), "
+              "``absorb`` any number of pieces, then ``squeeze`` the output in any number of "
+              "pieces; the object wipes its state when destroyed. Most classes also have "
+              "``update``, ``finalize`` and a one-shot static ``digest``; the type-erased "
+              ":cpp:class:`lwc::hasher` has the same calls for every class, with every size "
+              "checked.", "",
+              ".. rubric:: Every class", "",
+              ".. list-table::", "   :header-rows: 1", "",
+              "   * - C++ class", "     - name", "     - kind", "     - key", "     - nonce",
+              "     - tag / output"]
+    for info, cls in zip(infos, types):
+        out = (str(info.tag_size) if info.kind == "aead"
+               else str(info.output_size) if info.max_output_size else f"any ({info.output_size})")
+        lines += [f"   * - :cpp:class:`lwc::{cls}`", f"     - ``{info.name}``",
+                  f"     - {info.kind}", f"     - {info.key_size or '–'}",
+                  f"     - {info.nonce_size or '–'}", f"     - {out}"]
+    lines.append("")
+    for info, cls in zip(infos, types):
+        header, comment = algorithm_class_comment(root, cls) or ("?", "")
+        lines += [f".. cpp:class:: lwc::{cls}", ""]
+        lines += [f"   ``{info.name}`` ({info.kind}, {info.standard}"
+                  f"{', legacy' if info.legacy else ''}), ``<lwc/{header}>``.", ""]
+        if comment:
+            lines += [_rst_text(comment, "   "), ""]
+    return "\n".join(lines) + "\n"
+
+
+def cpp_reference_page(root: Path) -> str:
+    pages = [cpp_page_name(h) for h in PUBLIC_CPP_HEADERS if h not in _SHARED_SHAPE_HEADERS]
+    lines = ["<!-- Generated by tools/docs_gen.py from include/lwc/; edit the headers. -->", "",
+             "# C++ reference", "",
+             "The public headers of the header-only core and of the engines, read from the "
+             "headers themselves: every public function, class, member, enumeration, type and "
+             "constant with the comment written above it. The algorithms' own classes share "
+             "one shape per kind: [the algorithm classes](cpp-algorithms.rst) lists them with "
+             "their sizes. Link `lwc::lwc` (the core), `lwc::batch`, `lwc::stream` or "
+             "`lwc::cuda`.", "",
+             "| header | what it declares |", "|---|---|"]
+    for name in PUBLIC_CPP_HEADERS:
+        if name in _SHARED_SHAPE_HEADERS:
+            continue
+        first = _opening_comment((root / "include/lwc" / name).read_text(encoding="utf-8"))
+        first = " ".join(first.split())
+        sentence = re.match(r"(.+?[.:])(\s|$)", first)
+        summary = sentence.group(1).rstrip(":.") if sentence else first
+        lines.append(f"| [`<lwc/{name}>`]({cpp_page_name(name)}.rst) | {_md_prose(summary)} |")
+    lines += ["| [algorithm classes](cpp-algorithms.rst) | the class of each algorithm, and the "
+              "members every AEAD class has |", "",
+              "```{toctree}", ":hidden:", ""] + pages + ["cpp-algorithms", "```", ""]
+    return "\n".join(lines) + "\n"
 
 
 def _opening_comment(text: str) -> str:
@@ -205,48 +961,6 @@ def _md_prose(text: str) -> str:
         ln = re.sub(r"([*_<>\\[\]|])", r"\\\1", ln)
         out.append(ln)
     return "\n".join(out)
-
-
-def cpp_reference_page(root: Path) -> str:
-    inc = root / "include/lwc"
-    lines = ["<!-- Generated by tools/docs_gen.py from include/lwc/; edit the headers. -->", "",
-             "# C++ reference", "",
-             "The public headers of the header-only core and of the engines, each with the "
-             "comment that opens it and its full text: the declarations and the comments next "
-             "to them are the reference. Link `lwc::lwc` (the core), `lwc::batch`, "
-             "`lwc::stream` or `lwc::cuda`.", ""]
-    for name in PUBLIC_CPP_HEADERS:
-        path = inc / name
-        if not path.exists():
-            continue
-        text = path.read_text(encoding="utf-8")
-        lines += [f"## `<lwc/{name}>`", "", _md_prose(_opening_comment(text)), ""]
-        lines += [f"```{{literalinclude}} ../../../include/lwc/{name}", ":language: cpp", "```", ""]
-    lines += ["## The class of each algorithm", "",
-              "Each AEAD class has the calls of `aead_span_forms` above (`encrypt`, `decrypt`, "
-              "the detached and `_truncated` forms) and its sizes as constants (`key_size`, "
-              "`nonce_size`, `tag_size`); each hash, XOF, MAC and PRF class is an incremental "
-              "object (`update`, then `squeeze` or `finalize`), most with a one-shot static "
-              "`digest` as well; the header of each says which. The names below are in "
-              "namespace `lwc`, in the order of `include/lwc/algorithm_list.hpp`.", "",
-              "| algorithm | C++ class |", "|---|---|"]
-    try:
-        import lwc
-
-        names = [a.name for a in lwc.algorithms()]
-    except ImportError:
-        names = []
-    for name, cls in zip(names, _list_types(root)):
-        lines.append(f"| `{name}` | `lwc::{cls}` |")
-    lines += ["", "## Algorithm headers", "",
-              "One folder per family under `include/lwc/`; `<lwc/lwc.hpp>` includes them all.", ""]
-    for folder in sorted(p for p in inc.iterdir() if p.is_dir() and p.name not in ("common", "stream")):
-        for path in sorted(folder.glob("*.hpp")):
-            comment = _opening_comment(path.read_text(encoding="utf-8"))
-            if not comment:
-                continue
-            lines += [f"### `<lwc/{folder.name}/{path.name}>`", "", _md_prose(comment), ""]
-    return "\n".join(lines) + "\n"
 
 
 # ---- C# ------------------------------------------------------------------------------------
@@ -616,6 +1330,11 @@ def generate_all(root: Path, out: Path, csharp_xml: str | None = None) -> None:
         stem = Path(header).stem if header == "include/lwc.h" else "lwc-" + Path(header).stem
         write_if_changed(out / "reference" / f"c-{stem}.rst", c_reference_page(root, header))
     write_if_changed(out / "reference" / "cpp.md", cpp_reference_page(root))
+    for header in PUBLIC_CPP_HEADERS:
+        if header not in _SHARED_SHAPE_HEADERS:
+            write_if_changed(out / "reference" / f"{cpp_page_name(header)}.rst",
+                             cpp_header_page(root, header))
+    write_if_changed(out / "reference" / "cpp-algorithms.rst", cpp_algorithm_classes_page(root))
     xml = Path(csharp_xml) if csharp_xml else root / "build/docs-work/csharp/Lwc.xml"
     if not xml.exists():
         raise SystemExit(f"{xml} is missing: tools/docs.sh compiles the C# binding's XML documentation")
@@ -677,7 +1396,7 @@ def main() -> int:
     args = parser.parse_args()
     root = Path(__file__).resolve().parent.parent
     if args.check:
-        problems = undocumented_c_functions(root)
+        problems = undocumented_c_functions(root) + undocumented_cpp_names(root)
         if args.csharp_xml:
             problems += [f"C#: {m}" for m in csharp_undocumented(Path(args.csharp_xml))]
         if args.python:
