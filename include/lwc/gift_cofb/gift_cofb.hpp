@@ -141,6 +141,7 @@ LWC_HD constexpr block cofb(const std::uint8_t* key, const std::uint8_t* nonce,
 
 }  // namespace detail
 
+// GIFT-COFB: the AEAD calls of every AEAD class (key, nonce and tag of 16 bytes).
 struct gift_cofb : ::lwc::detail::aead_span_forms<gift_cofb, 16, 16, 16> {
   using span_forms = ::lwc::detail::aead_span_forms<gift_cofb, 16, 16, 16>;
   using span_forms::decrypt;

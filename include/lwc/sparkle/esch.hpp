@@ -162,6 +162,7 @@ struct esch384_traits {
 
 }  // namespace detail
 
+// Esch256 and Esch384: incremental hashes with 32- and 48-byte digests.
 using esch256 = detail::esch<detail::esch256_traits>;
 using esch384 = detail::esch<detail::esch384_traits>;
 

@@ -357,6 +357,7 @@ struct tinyjambu_aead : ::lwc::detail::aead_span_forms<Self, KeyBits / 8, 12, 8>
   }
 };
 
+// TinyJAMBU with a 128-, 192- or 256-bit key: 12-byte nonce, 8-byte tag.
 struct tinyjambu128 : tinyjambu_aead<128, tinyjambu128> {
   static constexpr std::string_view name = "tinyjambu-128";
 };
