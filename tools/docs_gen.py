@@ -815,8 +815,8 @@ def _blank_detail_namespaces(text: str) -> str:
 
 def algorithm_class_comment(root: Path, cls: str) -> tuple[str, str] | None:
     """(header, comment above the declaration) of an algorithm class of the list
-    ("ascon::v12::mac"): a class, struct or alias declared in its family's folder; a comment
-    covers the run of aliases below it."""
+    ("ascon::v12::mac"): a class, struct or alias declared in its family's folder. As in the
+    public headers, a comment covers the run of declarations below it up to a blank line."""
     parts = cls.split("::")
     folder = root / "include/lwc" / parts[0]
     inner, name = parts[1:-1], parts[-1]
@@ -833,12 +833,11 @@ def algorithm_class_comment(root: Path, cls: str) -> tuple[str, str] | None:
                               rf"using\s+{name}\s*=)", re.M).search(text, start, stop)
             if not decl:
                 continue
+            # up through the run of declarations above it (and the namespace it opens)
             lines = text[:decl.start()].split("\n")[:-1]
-            if lines and lines[-1].strip().startswith("template"):
+            while (lines and lines[-1].strip() and not lines[-1].strip().startswith("//")
+                   and not re.match(r"\s*}\s*//\s*namespace", lines[-1])):
                 lines.pop()
-            if text[decl.start():decl.end()].lstrip().startswith("using"):
-                while lines and re.match(r"\s*using\s+\w+\s*=", lines[-1]):
-                    lines.pop()
             comment = []
             while lines and lines[-1].strip().startswith("//"):
                 comment.insert(0, lines.pop().strip()[2:].removeprefix(" "))

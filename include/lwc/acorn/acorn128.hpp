@@ -225,6 +225,7 @@ LWC_HD constexpr void finish(state& s, std::uint8_t* tag, std::size_t tag_len) {
 
 }  // namespace detail
 
+// ACORN-128 v3: the AEAD calls of every AEAD class (key, nonce and tag of 16 bytes).
 struct acorn128
     : ::lwc::detail::aead_span_forms<acorn128, 16, 16, 16> {
   using span_forms = ::lwc::detail::aead_span_forms<acorn128, 16, 16, 16>;

@@ -66,6 +66,8 @@ struct v12_xofa_traits : sponge_traits_base<v12_xofa_params, algorithm_kind::xof
 
 }  // namespace detail
 
+// SP 800-232: Ascon-Hash256 (32-byte digest), Ascon-XOF128 (any output length) and
+// Ascon-CXOF128 (an XOF with a customization string of at most 256 bytes).
 using hash256 = sponge_function<detail::hash256_traits>;
 using xof128 = sponge_function<detail::xof128_traits>;
 using cxof128 = sponge_function<detail::cxof128_traits>;

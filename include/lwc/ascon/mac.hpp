@@ -79,6 +79,7 @@ using prf = sponge_function<detail::v12_prf_traits>;
 using prfa = sponge_function<detail::v12_prfa_traits>;
 using prfshort = short_prf<detail::v12_prfshort_traits>;
 }  // namespace v12
+// Ascon-MAC, -PRF and -PRFShort as the reference code ascon-c defines them since v1.3.
 namespace v13 {
 using mac = sponge_function<detail::v13_mac_traits>;
 using prf = sponge_function<detail::v13_prf_traits>;

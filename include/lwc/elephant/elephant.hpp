@@ -353,6 +353,8 @@ struct elephant_aead : ::lwc::detail::aead_span_forms<Self, 16, 12, V::tag_bytes
   }
 };
 
+// Elephant v2: Dumbo (Spongent-pi[160]), Jumbo (Spongent-pi[176]) and Delirium
+// (Keccak-f[200]); 16-byte key, 12-byte nonce.
 struct elephant_dumbo : elephant_aead<detail::dumbo_traits, elephant_dumbo> {
   static constexpr std::string_view name = "elephant-dumbo";
 };

@@ -362,6 +362,8 @@ LWC_HD constexpr void finish(mac& a, std::uint8_t* tag, std::size_t tag_len) {
 
 }  // namespace detail
 
+// Grain-128AEADv2: the AEAD calls of every AEAD class (16-byte key, 12-byte nonce,
+// 8-byte tag).
 struct grain128aead
     : ::lwc::detail::aead_span_forms<grain128aead, 16, 12, 8> {
   using span_forms = ::lwc::detail::aead_span_forms<grain128aead, 16, 12, 8>;

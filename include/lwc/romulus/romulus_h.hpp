@@ -35,6 +35,7 @@ LWC_HD constexpr void romulus_h_final(block& h, block& g2, const std::uint8_t* r
 
 }  // namespace detail
 
+// Romulus-H: an incremental hash with a 32-byte digest.
 class romulus_h {
  public:
   static constexpr std::string_view name = "romulus-h";

@@ -116,6 +116,7 @@ LWC_HD constexpr void romulus_m_crypt(const schedule& nonce_key, const block& ta
 
 }  // namespace detail
 
+// Romulus-M, the misuse-resistant variant: the AEAD calls of every AEAD class.
 struct romulus_m : ::lwc::detail::aead_span_forms<romulus_m, 16, 16, 16> {
   using span_forms = ::lwc::detail::aead_span_forms<romulus_m, 16, 16, 16>;
   using span_forms::decrypt;

@@ -126,6 +126,7 @@ LWC_HD constexpr block romulus_n(const std::uint8_t* key, const std::uint8_t* no
 
 }  // namespace detail
 
+// Romulus-N, the primary variant: the AEAD calls of every AEAD class.
 struct romulus_n : ::lwc::detail::aead_span_forms<romulus_n, 16, 16, 16> {
   using span_forms = ::lwc::detail::aead_span_forms<romulus_n, 16, 16, 16>;
   using span_forms::decrypt;

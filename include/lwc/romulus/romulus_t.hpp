@@ -157,6 +157,7 @@ LWC_HD constexpr block romulus_t_tag(const schedule& key_only, const std::uint8_
 
 }  // namespace detail
 
+// Romulus-T, the leakage-resilient variant: the AEAD calls of every AEAD class.
 struct romulus_t : ::lwc::detail::aead_span_forms<romulus_t, 16, 16, 16> {
   using span_forms = ::lwc::detail::aead_span_forms<romulus_t, 16, 16, 16>;
   using span_forms::decrypt;
