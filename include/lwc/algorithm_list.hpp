@@ -31,6 +31,7 @@
 
 namespace lwc {
 
+// A list of types, known at compile time; size is how many.
 template <class... T>
 struct type_list {
   static constexpr std::size_t size = sizeof...(T);
@@ -48,11 +49,12 @@ struct provenance {
 // One entry of the list: the algorithm's class (the single-message core) and its provenance.
 template <class Algorithm, const provenance& Source>
 struct listed {
-  using type = Algorithm;
-  static constexpr const provenance& source = Source;
+  using type = Algorithm;  // the algorithm's class
+  static constexpr const provenance& source = Source;  // where its definition comes from
 };
 
 namespace provenances {
+// The provenance of each family's definitions, as the list names them.
 inline constexpr provenance ascon_sp800_232{"ascon", "NIST SP 800-232"};
 inline constexpr provenance ascon_v12{"ascon", "Ascon v1.2", true};
 inline constexpr provenance ascon_v13{"ascon", "Ascon v1.3 (ascon-c)"};
@@ -68,8 +70,10 @@ inline constexpr provenance photon_beetle_v11{"photon-beetle", "PHOTON-Beetle v1
 inline constexpr provenance isap_v20{"isap", "ISAP v2.0 (NIST LWC final round)"};
 }  // namespace provenances
 
+// A short name for the list below.
 namespace pv = provenances;
 
+// Every algorithm, as listed<Class, provenance>, in the order users see in listings.
 using algorithm_list = type_list<
     listed<ascon::aead128, pv::ascon_sp800_232>,
     listed<ascon::hash256, pv::ascon_sp800_232>,
@@ -134,6 +138,7 @@ struct list_element<0, type_list<First, Rest...>> {
 template <std::size_t I>
 using list_algorithm = typename list_element<I>::type;
 
+// How many algorithms the list has.
 inline constexpr std::size_t algorithm_count = algorithm_list::size;
 
 // Calls f.template operator()<I, Entry>() for every entry, in list order.

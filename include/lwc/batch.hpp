@@ -36,6 +36,7 @@
 
 namespace lwc::batch {
 
+// The job types and full_tag of <lwc/jobs.hpp> and <lwc/packed_jobs.hpp>, by their names here.
 using jobs::aead_job;
 using jobs::full_tag;
 using jobs::hash_job;
@@ -45,6 +46,7 @@ using jobs::packed_hash_inputs;
 using jobs::packed_aead_jobs;
 using jobs::packed_hash_jobs;
 
+// How a call runs (never what it computes: results are the same for every choice).
 struct options {
   unsigned threads = 0;           // 0: std::thread::hardware_concurrency(); 1: no extra thread
   std::string_view backend = {};  // empty: default_backend(); else one of available_backends()
@@ -52,6 +54,7 @@ struct options {
 
 // Every registered algorithm, in registry order.
 std::span<const std::string_view> algorithms() noexcept;
+// Whether `algorithm` is a registered name.
 bool supports(std::string_view algorithm) noexcept;
 // Whether `backend` runs the algorithm in SIMD lanes (else job by job); false if either is
 // unknown.
@@ -73,6 +76,7 @@ std::size_t lanes(std::string_view backend) noexcept;
 // Throws std::invalid_argument (naming the job) when a size is wrong or the algorithm or
 // backend is unknown; nothing is written then.
 
+// Encrypts every job: job i's out gets its ciphertext, its tag the tag of tag_len bytes.
 void encrypt(algorithm_ref algorithm, std::span<const aead_job> jobs,
              std::size_t tag_len = full_tag, const options& opt = {});
 
@@ -102,6 +106,7 @@ void encrypt(algorithm_ref algorithm, const packed_aead_jobs& jobs,
 
 // ---- hashes, XOFs, CXOFs, MACs, PRFs --------------------------------------------------------
 
+// Each job's out receives the output of its in (with its key or customization string).
 void hash(algorithm_ref algorithm, std::span<const hash_job> jobs, const options& opt = {});
 
 // The packed job form: output i is element i of jobs.out.

@@ -43,6 +43,8 @@ namespace lwc::cuda {
 // cudaStream_t; nullptr is the default stream.
 using stream_t = CUstream_st*;
 
+// The errors of the CUDA engine: what the CUDA runtime reported; no_device when no GPU can
+// be used.
 class error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -68,6 +70,7 @@ bool supports(std::string_view algorithm) noexcept;
 // tag_len as in lwc::batch: 4..16 for ascon-aead128, the full tag otherwise; jobs::full_tag
 // stands for the algorithm's full tag.
 
+// Queues the encryption of every job: outputs and tags as in lwc::batch::encrypt_packed.
 void encrypt_packed_async(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
                           bytes_span out, bytes_span tags, std::size_t tag_len, stream_t stream);
 // ok[i] = 1 when job i verified, else 0 and job i's output is zeroed.
@@ -124,10 +127,12 @@ void hash(algorithm_ref algorithm, const jobs::packed_hash_jobs& jobs,
 // Page-locked host memory: batches in it are copied by DMA directly, without staging.
 class pinned_buffer {
  public:
+  // Empty; the other constructor allocates `size` bytes.
   pinned_buffer() = default;
   explicit pinned_buffer(std::size_t size);  // throws no_device / error
   pinned_buffer(pinned_buffer&&) noexcept = default;
   pinned_buffer& operator=(pinned_buffer&&) noexcept = default;
+  // The memory (null when default-constructed), its size and both as a span.
   std::uint8_t* data() noexcept { return mem_.get(); }
   const std::uint8_t* data() const noexcept { return mem_.get(); }
   std::size_t size() const noexcept { return size_; }

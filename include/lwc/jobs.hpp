@@ -28,6 +28,7 @@ struct algorithm;  // registry.hpp
 // call runs; an unknown one is reported there.
 class algorithm_ref {
  public:
+  // Implicit from a registry entry, or from a name as a string of any kind.
   algorithm_ref(const algorithm& a) noexcept : entry_(&a) {}  // NOLINT: implicit by design
   algorithm_ref(std::string_view name) noexcept : name_(name) {}  // NOLINT
   algorithm_ref(const char* name) noexcept : name_(name) {}  // NOLINT
@@ -36,6 +37,8 @@ class algorithm_ref {
              !std::same_as<S, std::string_view>)
   algorithm_ref(const S& name) noexcept : name_(std::string_view(name)) {}  // NOLINT
 
+  // The registry entry it was made from (null when made from a name), and the name (empty
+  // when made from an entry).
   const algorithm* entry() const noexcept { return entry_; }
   std::string_view name() const noexcept { return name_; }
 
@@ -52,6 +55,7 @@ inline constexpr std::size_t full_tag = 0;
 
 // ---- AEAD: span of jobs ---------------------------------------------------------------------
 
+// One message to encrypt or decrypt, each field in the caller's memory.
 struct aead_job {
   bytes_view key;         // the algorithm's key size
   bytes_view nonce;       // the algorithm's nonce size
@@ -69,9 +73,11 @@ struct aead_job {
 struct packed {
   bytes_view data;
   std::span<const std::size_t> offsets;
+  // n: one less than the number of offsets (0 without offsets).
   std::size_t count() const noexcept { return offsets.empty() ? 0 : offsets.size() - 1; }
 };
 
+// The inputs of n AEAD jobs as packed columns: key i and nonce i at i times their size.
 struct packed_aead_inputs {
   bytes_view keys;         // n * key size
   bytes_view nonces;       // n * nonce size
@@ -82,15 +88,17 @@ struct packed_aead_inputs {
 
 // ---- hashes, XOFs, CXOFs, MACs and PRFs -------------------------------------------------------
 
+// One message to hash (or MAC, PRF, XOF), each field in the caller's memory.
 struct hash_job {
-  bytes_view in;
+  bytes_view in;                 // the message
   bytes_span out;                // fixed-size algorithms: their output size; XOFs, PRFs: any
   bytes_view key = {};           // MACs and PRFs: the key; others: empty
   bytes_view customization = {}; // CXOFs: the customization string (may be empty)
 };
 
+// The inputs of n hash jobs as packed columns: message i is in's element i.
 struct packed_hash_inputs {
-  packed in;
+  packed in;              // the messages; n is in.count()
   bytes_view keys;        // MACs and PRFs: n * key size; others: empty
   packed customization;   // CXOFs: no offsets (no customization) or n + 1 offsets
 

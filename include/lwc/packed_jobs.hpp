@@ -52,6 +52,7 @@ namespace lwc::jobs {
 // How an offset column stores its offsets (Arrow: int32 for binary, int64 for large_binary).
 enum class offset_type : std::uint8_t { none, u32, u64, i32, i64 };
 
+// The integer types an offset column may hold, and the offset_type each one is.
 template <class T>
 concept offset_integer = std::integral<T> && (sizeof(T) == 4 || sizeof(T) == 8);
 
@@ -65,11 +66,11 @@ constexpr offset_type offset_type_of() noexcept {
 // outputs). Build one with fixed() or with_offsets(); a default one is absent.
 template <class Byte>
 struct basic_column {
-  std::span<Byte> data;
+  std::span<Byte> data;  // every element's bytes
   std::size_t stride = 0;         // fixed columns: the size of every element
   const void* offsets = nullptr;  // offset columns: offset_count entries of offset_kind
   std::size_t offset_count = 0;   // n + 1
-  offset_type offset_kind = offset_type::none;
+  offset_type offset_kind = offset_type::none;  // none for fixed columns
 
   static constexpr basic_column fixed(std::span<Byte> data, std::size_t stride) noexcept {
     return {data, stride, nullptr, 0, offset_type::none};
@@ -80,6 +81,7 @@ struct basic_column {
     return {data, 0, offsets.data(), offsets.size(), offset_type_of<Offset>()};
   }
 
+  // Whether the column was built with with_offsets().
   constexpr bool has_offsets() const noexcept { return offset_kind != offset_type::none; }
   // Absent: neither data nor offsets nor a stride (no associated data, no second keys, ...).
   constexpr bool absent() const noexcept {
@@ -87,6 +89,7 @@ struct basic_column {
   }
 };
 
+// A column the engines read (inputs), and one they write (outputs).
 using column = basic_column<const std::uint8_t>;
 using out_column = basic_column<std::uint8_t>;
 
@@ -96,6 +99,8 @@ enum class tag_place : std::uint8_t {
   appended,  // right after the ciphertext: in out's elements (encrypt), in in's (decrypt)
 };
 
+// n AEAD jobs as columns (the shape and rules above): encrypt reads in and writes out (and
+// tags_out when detached); decrypt reads in (and tags_in) and writes out.
 struct packed_aead_jobs {
   std::size_t count = 0;        // n
   column keys;                  // the algorithm's key size per job
@@ -104,11 +109,12 @@ struct packed_aead_jobs {
   column second_keys = {};      // nonce masking (ascon-aead128); absent: none
   column in;                    // plaintexts, or ciphertexts (+ tag when appended)
   out_column out;               // ciphertexts (+ tag when appended), or plaintexts
-  tag_place tags = tag_place::detached;
+  tag_place tags = tag_place::detached;  // where the tags are
   out_column tags_out = {};     // encrypt, detached: tag_len bytes per job; else absent
   column tags_in = {};          // decrypt, detached: tag_len bytes per job; else absent
 };
 
+// n hash, XOF, CXOF, MAC or PRF jobs as columns (the shape and rules above).
 struct packed_hash_jobs {
   std::size_t count = 0;        // n
   column in;                    // messages

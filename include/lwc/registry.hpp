@@ -27,21 +27,23 @@
 
 namespace lwc {
 
+// One algorithm of the registry: what it is, its sizes in bytes, and type-erased entry points.
+// Get one with get_algorithm() or find_algorithm(), or iterate algorithms().
 struct algorithm {
   std::string_view name;      // the spec name in kebab case: the public identifier everywhere
-  algorithm_kind kind;
+  algorithm_kind kind;        // aead, hash, xof, cxof, mac or prf
   std::string_view family;    // "ascon", ...
   std::string_view standard;  // where the definition comes from
   bool legacy;                // superseded by a standard (Ascon v1.2): say "legacy" wherever listed
   std::size_t key_size;       // 0 for unkeyed hashes
   std::size_t second_key_size;  // AEAD nonce-masking key, 0 if not supported
-  std::size_t nonce_size;
+  std::size_t nonce_size;     // 0 for hashes
   std::size_t tag_size;       // AEAD: full tag; MAC: tag; 0 otherwise
   std::size_t min_tag_size;   // shortest truncated tag accepted
   std::size_t output_size;    // hash digest, MAC tag, or the default XOF/PRF output length
   std::size_t max_output_size;  // 0 when unbounded (XOF, PRF)
   std::size_t max_input_size;   // SIZE_MAX unless the algorithm limits it (PRFShort: 16)
-  std::size_t max_customization_size;
+  std::size_t max_customization_size;  // CXOF: longest customization string; 0 otherwise
   std::size_t block_size;     // rate in bytes
   // One message's initialization and finalization, in bytes' worth of its message processing
   // (an algorithm class may state it as `setup_cost`; 64 otherwise). With the bytes of a
@@ -72,6 +74,7 @@ struct algorithm {
   void (*digest)(const std::uint8_t* key, const std::uint8_t* custom, std::size_t custom_len,
                  const std::uint8_t* in, std::size_t len, std::uint8_t* out, std::size_t out_len);
 
+  // Whether it is an AEAD (else a hash, XOF, CXOF, MAC or PRF), and whether it takes a key.
   constexpr bool is_aead() const { return kind == algorithm_kind::aead; }
   constexpr bool is_keyed() const { return key_size != 0; }
   // The longest tag a truncated (named-length) verifier accepts: the full tag, except for a
@@ -259,6 +262,7 @@ constexpr std::array<algorithm, sizeof...(E)> make_table(type_list<E...>) {
 inline constexpr std::array<algorithm, algorithm_count> registry_table =
     detail::make_table(algorithm_list{});
 
+// Every registered algorithm, in the list's order.
 inline constexpr std::span<const algorithm> algorithms() noexcept { return registry_table; }
 
 // Null when the name is not registered.
@@ -363,6 +367,9 @@ inline void aead_encrypt(const algorithm& a, bytes_view key, bytes_view nonce, b
 // Incremental hash, XOF, CXOF, MAC or PRF over any registered algorithm.
 class hasher {
  public:
+  // Starts a computation: `key` is the key of a MAC or PRF (exactly its key size; empty for
+  // others), `customization` the string of a CXOF. Throws std::invalid_argument for an AEAD, an
+  // unknown name, a wrong key size or a customization string the algorithm does not take.
   explicit hasher(const algorithm& a, bytes_view key = {}, bytes_view customization = {})
       : alg_(&a) {
     detail::check_hash_args(a, key, customization);
@@ -377,8 +384,11 @@ class hasher {
   hasher& operator=(const hasher&) = delete;
   ~hasher() { alg_->destroy(state_); }
 
+  // The algorithm this object computes.
   const algorithm& info() const { return *alg_; }
 
+  // Absorbs the next piece of input. Throws std::invalid_argument after output was read, or
+  // when the input would pass the algorithm's limit (max_input_size).
   hasher& update(bytes_view data) {
     if (squeezed_ != 0) detail::invalid(*alg_, "update after output was read");
     if (data.size() > alg_->max_input_size - absorbed_)

@@ -16,8 +16,12 @@
 
 namespace lwc::detail {
 
+// The calls every AEAD class has (lwc::ascon::aead128::encrypt, ...): key and nonce are exactly
+// the algorithm's sizes; a buffer of the wrong size throws std::invalid_argument (a trap in
+// GPU code) before anything is written.
 template <class Algorithm, std::size_t KeySize, std::size_t NonceSize, std::size_t TagSize>
 struct aead_span_forms {
+  // A view of exactly the algorithm's key size, and of its nonce size.
   using key_view = fixed_bytes_view<KeySize>;
   using nonce_view = fixed_bytes_view<NonceSize>;
 
@@ -74,6 +78,8 @@ struct aead_span_forms {
                        pt.size(), ct.data(), tag.data(), tag.size());
   }
 
+  // Detached: tag must be the full TagSize bytes (another size zeroes pt and fails as above);
+  // ct and pt have the same size. On false, pt is all zeros.
   [[nodiscard]] LWC_HD static constexpr bool decrypt_detached(key_view key, nonce_view nonce,
                                                               bytes_view ad, bytes_view ct,
                                                               bytes_view tag, bytes_span pt) {
