@@ -1087,7 +1087,10 @@ def csharp_undocumented(xml_path: Path) -> list[str]:
 def _list_types(root: Path) -> list[str]:
     """The C++ class of each entry of include/lwc/algorithm_list.hpp, in registry order."""
     text = (root / "include/lwc/algorithm_list.hpp").read_text(encoding="utf-8")
-    return re.findall(r"listed<([\w:]+),", text)
+    the_list = re.search(r"using algorithm_list = type_list<(.*?)>;", text, re.S)
+    if not the_list:
+        raise SystemExit("include/lwc/algorithm_list.hpp: `using algorithm_list = ...` not found")
+    return re.findall(r"listed<([\w:]+),", the_list.group(1))
 
 
 def _warp_types(root: Path) -> set[str]:

@@ -56,6 +56,7 @@ enum class offset_type : std::uint8_t { none, u32, u64, i32, i64 };
 template <class T>
 concept offset_integer = std::integral<T> && (sizeof(T) == 4 || sizeof(T) == 8);
 
+// The offset_type of offsets of type T.
 template <class T>
 constexpr offset_type offset_type_of() noexcept {
   if constexpr (sizeof(T) == 4) return std::is_signed_v<T> ? offset_type::i32 : offset_type::u32;

@@ -34,6 +34,7 @@ namespace lwc::stream {
 class sink {
  public:
   virtual ~sink() = default;
+  // Takes the pieces in order; throwing stops the stream's call with that exception.
   virtual void write(std::span<const bytes_view> pieces) = 0;
 };
 
@@ -45,6 +46,8 @@ class source {
   virtual std::size_t read(bytes_span buf) = 0;
 };
 
+// How a stream is written or read: the algorithm and chunk size apply to encryption (a
+// decryptor reads them from the header).
 struct options {
   // Encryption: any AEAD the format admits, by registry entry or name.
   algorithm_ref algorithm = "ascon-aead128";
@@ -69,17 +72,24 @@ class core;
 // (about 1 MiB) and is complete only after finish().
 class encryptor {
  public:
+  // Throws error(usage) for an algorithm the format does not admit or a chunk_shift out of
+  // range. A moved-from object throws error(usage) on every call.
   explicit encryptor(const master_key& key, const options& opt = {});
   encryptor(encryptor&&) noexcept;
   encryptor& operator=(encryptor&&) noexcept;
   ~encryptor();
 
+  // Encrypts the next plaintext; full batches of chunks go to `out`. Throws error(usage) after
+  // finish().
   void write(bytes_view plaintext, sink& out);
   // Reads `in` to its end, straight into the chunk buffers (no copy), then finishes.
   void write_all(source& in, sink& out);
+  // Seals the last chunk (marked last in its nonce) and writes everything left; finished() is
+  // true after.
   void finish(sink& out);
   bool finished() const noexcept;
 
+  // The AEAD and chunk size of the stream.
   const algorithm& info() const noexcept;
   std::size_t chunk_size() const noexcept;
   // Most bytes the next write(n bytes) can emit, and finish() (for caller-sized buffers).
@@ -94,6 +104,8 @@ class encryptor {
 // (read() from a source); one object does one or the other.
 class decryptor {
  public:
+  // The algorithm and chunk size come from the stream's header, checked once it has arrived
+  // (opt.algorithm and opt.chunk_shift are not used).
   explicit decryptor(const master_key& key, const options& opt = {});
   decryptor(decryptor&&) noexcept;
   decryptor& operator=(decryptor&&) noexcept;
@@ -162,6 +174,7 @@ void random_bytes(std::uint8_t* out, std::size_t n);
 // I/O error messages.
 class fd_source : public source {
  public:
+  // Each read() is one read(2) of `fd`, retried when interrupted; errors are error(io).
   fd_source(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
   std::size_t read(bytes_span buf) override;
 
@@ -171,6 +184,8 @@ class fd_source : public source {
 };
 class fd_sink : public sink {
  public:
+  // Writes every piece to `fd` in full, retrying short and interrupted writes; errors are
+  // error(io).
   fd_sink(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
   void write(std::span<const bytes_view> pieces) override;
 

@@ -26,6 +26,8 @@
 
 namespace lwc::stream {
 
+// The header: magic (8 bytes), format_version, algorithm id, chunk exponent, a reserved zero
+// byte, the random salt, then the key check; header_size bytes in all.
 inline constexpr std::array<std::uint8_t, 8> magic = {0x89, 'l', 'w', 'c', '\r', '\n', 0x1a, '\n'};
 inline constexpr std::uint8_t format_version = 1;
 inline constexpr std::size_t salt_size = 32;
@@ -35,20 +37,23 @@ inline constexpr std::size_t header_size = prefix_size + check_size;
 inline constexpr unsigned min_chunk_shift = 6;       // 64 bytes
 inline constexpr unsigned max_chunk_shift = 20;      // 1 MiB: bounds a reader's memory
 inline constexpr unsigned default_chunk_shift = 16;  // 64 KiB
+// The Ascon-CXOF128 customization string of the per-file key derivation.
 inline constexpr std::string_view kdf_customization = "lwc stream v1";
 // Nonce = prefix || 64-bit big-endian chunk counter || flag byte (1 on the last chunk).
 inline constexpr std::size_t counter_and_flag_size = 9;
+// The nonce and tag sizes an AEAD needs to seal a stream (unsuitable() says why one cannot).
 inline constexpr std::size_t min_nonce_size = 16;
 inline constexpr std::size_t max_nonce_size = 64;
 inline constexpr std::size_t min_tag_size = 16;
+// The master key's size, and the word that starts the line of a key file.
 inline constexpr std::size_t master_key_size = 32;
 inline constexpr std::string_view key_prefix = "lwc-key-v1";
 
 // Stable on-disk identifiers; a number is never reused. An entry whose name is not (yet)
 // registered is reserved and inert. New ids are appended here and to docs/stream-format.md.
 struct algorithm_id {
-  std::uint8_t id;
-  std::string_view name;
+  std::uint8_t id;  // written in the header; never reused
+  std::string_view name;  // the registry name
 };
 inline constexpr algorithm_id algorithm_ids[] = {
     {1, "ascon-aead128"},          {2, "ascon-128"},           {3, "ascon-128a"},
@@ -73,8 +78,10 @@ enum class errc {
   io,              // a file could not be read or written
 };
 
+// Every failure of the stream format and of <lwc/stream.hpp>: code() says which kind.
 class error : public std::runtime_error {
  public:
+  // An error of kind `code` whose message is `what`.
   error(errc code, const std::string& what) : std::runtime_error(what), code_(code) {}
   errc code() const noexcept { return code_; }
   // True for the failures that mean "this input is not an authentic stream for this key".
@@ -132,7 +139,8 @@ constexpr std::uint64_t ciphertext_size(std::uint64_t n, unsigned chunk_shift,
 
 // The 256-bit master key of the format (the line of a key file); wiped when destroyed.
 struct master_key {
-  std::array<std::uint8_t, master_key_size> bytes{};
+  std::array<std::uint8_t, master_key_size> bytes{};  // the key
+  // All zeros by default; from exactly master_key_size bytes (else error(usage)).
   master_key() = default;
   explicit master_key(bytes_view k) {
     if (k.size() != master_key_size)
@@ -220,6 +228,8 @@ inline std::string format_key(const master_key& key) {
 
 // The fields of a header; serialize() gives its 60 bytes.
 struct header {
+  // The algorithm's id, the chunk size's exponent (64 bytes .. 1 MiB), the random salt and
+  // the key check.
   std::uint8_t algorithm_id = 0;
   std::uint8_t chunk_shift = default_chunk_shift;
   std::array<std::uint8_t, salt_size> salt{};
@@ -270,13 +280,17 @@ inline header parse_header(const std::uint8_t* p, std::size_t n, const std::stri
 // The per-file secrets: the key check stored in the header, the AEAD key and nonce prefix.
 struct file_keys {
   std::array<std::uint8_t, check_size> check{};
+  // Storage for the AEAD key and the nonce prefix; key() and nonce_prefix() view their first
+  // key_size and prefix_size bytes.
   std::array<std::uint8_t, 64> key_bytes{};
   std::array<std::uint8_t, max_nonce_size> prefix_bytes{};
   std::size_t key_size = 0, prefix_size = 0;
 
+  // The AEAD key and the nonce prefix, as views into this object.
   bytes_view key() const { return {key_bytes.data(), key_size}; }
   bytes_view nonce_prefix() const { return {prefix_bytes.data(), prefix_size}; }
 
+  // Copies are wiped as well when destroyed.
   file_keys() = default;
   file_keys(const file_keys&) = default;
   file_keys& operator=(const file_keys&) = default;
