@@ -3,7 +3,8 @@
 
 The pages under docs/ are Markdown (MyST). Pages that depend on the sources are generated
 into docs/_generated/ before Sphinx reads anything: the algorithm pages from the registry
-(through the built lwc module), the C reference from the comments of include/*.h, the C#
+(through the built lwc module), the C and C++ references from the comments of the public
+headers (include/*.h, include/lwc/*.hpp), the C#
 reference from the XML documentation the compiler writes, the performance tables from
 docs/data/*.json, and the list of the remaining top-level pages.
 """

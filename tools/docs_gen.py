@@ -6,6 +6,8 @@ this before Sphinx reads anything; `python3 tools/docs_gen.py --check` runs only
   files in tests/vectors/, the batch engine's lane queries, the CUDA warp-kernel trait and the
   RTL test bench;
 - reference/c-*.rst: the C headers, each function with the comment written above it;
+- reference/cpp*.{md,rst}: the public C++ headers, every public name and class member with
+  its comment, and the algorithm classes with the members they share;
 - reference/csharp.md: the XML documentation that the C# compiler writes;
 - performance.md: tables from the benchmark JSON kept in docs/data/;
 - more.md: the top-level pages of docs/ that no other table of contents lists.
@@ -17,6 +19,7 @@ regenerated on the next build.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -219,6 +222,7 @@ class CppEntity:
     line: int = 0
     special: bool = False  # a copy/move/destructor or an override: the language documents it
     members: list = field(default_factory=list)  # class members, or (name, comment) enumerators
+    reexport_of: str = ""  # `using ns::name;`: the name it brings in
 
     @property
     def qualified(self) -> str:
@@ -571,7 +575,8 @@ class _CppReader:
                     CppEntity("function", class_name, qual, f"{class_name}(...)", line=line,
                               special=True)]
             return end + 1, [CppEntity("type", m.group(2), qual,
-                                       f"{m.group(2)} = {m.group(1)}::{m.group(2)}", line=line)]
+                                       f"{m.group(2)} = {m.group(1)}::{m.group(2)}", line=line,
+                                       reexport_of=f"{m.group(1)}::{m.group(2)}")]
         m = re.fullmatch(r"concept\s+(\w+)\s*=.*", rest, re.S)
         if m:
             return self._finish(pos, end, what), [
@@ -703,10 +708,36 @@ def _cpp_runs(items: list) -> list:
     return out
 
 
-def _cpp_render(items: list, indent: str, in_class: bool, namespace: list[str]) -> list[str]:
+def _reexported_as(root: Path, e: CppEntity) -> CppEntity:
+    """A `using ns::name;` of a constant is shown as that constant (the directive of a type
+    would call it a type); of anything else, as the type alias it is."""
+    scope = e.scope.split("::")
+    for k in range(len(scope), -1, -1):
+        target = _cpp_index(root).get("::".join(scope[:k] + [e.reexport_of]))
+        if target is not None and target.kind == "var":
+            return CppEntity("var", e.name, e.scope, target.signature, e.comment, e.trailing,
+                             e.group, e.line)
+    return e
+
+
+@functools.lru_cache(maxsize=None)
+def _cpp_index(root: Path) -> dict:
+    """Every public entity of the public headers by qualified name."""
+    return {e.qualified: e for name in PUBLIC_CPP_HEADERS
+            for e, _ in cpp_public_entities(read_cpp_header(root, name).items)}
+
+
+def _cpp_render(items: list, indent: str, in_class: bool, namespace: list[str],
+                root: Path) -> list[str]:
     lines: list[str] = []
     shown_groups: set[int] = set()
-    for kind, value in _cpp_runs(items):
+    items = [(k, _reexported_as(root, v) if k == "entity" and v.reexport_of else v)
+             for k, v in items]
+    runs = _cpp_runs(items)
+    # a comment over declarations of several kinds is a paragraph above their directives
+    run_groups = [v[0].group for k, v in runs if k == "run" and v[0].comment]
+    split_groups = {g for g in run_groups if run_groups.count(g) > 1}
+    for kind, value in runs:
         if kind == "rubric":
             lines += [f"{indent}.. rubric:: {_rst_inline(value)}", ""]
             continue
@@ -734,6 +765,9 @@ def _cpp_render(items: list, indent: str, in_class: bool, namespace: list[str]) 
         if not in_class and first.scope != namespace[0]:
             namespace[0] = first.scope
             lines += [f".. cpp:namespace:: {first.scope}", ""]
+        if first.group in split_groups and first.group not in shown_groups:
+            shown_groups.add(first.group)
+            lines += [_rst_text(first.comment, indent), ""]
         directive = _CPP_DIRECTIVES[first.kind]
         if directive == "cpp:var" and in_class:
             directive = "cpp:member"
@@ -742,7 +776,7 @@ def _cpp_render(items: list, indent: str, in_class: bool, namespace: list[str]) 
         lines.append("")
         body = indent + "   "
         words = []
-        if first.comment and (first.group not in shown_groups or not first.trailing):
+        if first.comment and first.group not in shown_groups:
             words.append(first.comment)
         shown_groups.add(first.group)
         if run[-1].trailing:
@@ -755,7 +789,7 @@ def _cpp_render(items: list, indent: str, in_class: bool, namespace: list[str]) 
                 if comment:
                     lines += [_rst_text(comment, body + "   "), ""]
         elif first.kind in ("class", "struct"):
-            lines += _cpp_render(first.members, body, True, namespace)
+            lines += _cpp_render(first.members, body, True, namespace, root)
     return lines
 
 
@@ -767,7 +801,7 @@ def cpp_header_page(root: Path, name: str) -> str:
     if header.opening:
         lines += [_rst_text(header.opening), ""]
     namespace = [""]
-    body = _cpp_render(header.items, "", False, namespace)
+    body = _cpp_render(header.items, "", False, namespace, root)
     if not any(ln.startswith(".. cpp:") and "namespace" not in ln for ln in body):
         lines += ["It declares nothing of its own.", ""]
     lines += body
@@ -885,7 +919,7 @@ def cpp_algorithm_classes_page(root: Path) -> str:
     if shape.opening:
         lines += [_rst_text(shape.opening), ""]
     namespace = [""]
-    lines += _cpp_render(shape.items, "", False, namespace)
+    lines += _cpp_render(shape.items, "", False, namespace, root)
     lines += [".. cpp:namespace:: 0", "",
               ".. rubric:: Hash, XOF, CXOF, MAC and PRF classes", "",
               f"Static constants: {hash_reads}. An object is one computation: construct it "
@@ -1387,17 +1421,20 @@ def python_undocumented() -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
-                        help="fail when a public C function, C# member or (with --python) "
-                             "Python name has no documentation")
+                        help="fail when a public C function, C++ name, C# member or (with "
+                             "--python) Python name has no documentation")
     parser.add_argument("--python", action="store_true",
                         help="with --check: also the Python package (imports lwc)")
     parser.add_argument("--csharp-xml", default=None)
+    parser.add_argument("--root", default=None,
+                        help="with --check: the source tree to check (default: this one)")
     parser.add_argument("--known", default=None,
                         help="with --check: a file of gaps already known (one per line); the "
                              "check fails on any other gap, and on a listed one that is gone")
     args = parser.parse_args()
     root = Path(__file__).resolve().parent.parent
     if args.check:
+        root = Path(args.root).resolve() if args.root else root
         problems = undocumented_c_functions(root) + undocumented_cpp_names(root)
         if args.csharp_xml:
             problems += [f"C#: {m}" for m in csharp_undocumented(Path(args.csharp_xml))]
