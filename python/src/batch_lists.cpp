@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // lwc.batch on lists of bytes-like objects: the jobs point straight into the Python objects
 // (bytes read in place, other buffers through the buffer protocol), every result is one bytes
-// object allocated before the run and written by the engine with the GIL released, so a
-// list batch costs no joining, no slicing and no Python code per job. lwc/batch.py checks
-// the algorithm, tag length and array shapes; the per-item checks are here.
+// object allocated before its chunk runs and written by the engine with the GIL released, so a
+// list batch costs no joining, no slicing and no Python code per job. The jobs run a chunk at a
+// time (a few thousand jobs, a few MiB): the chunk's items, their descriptors and its results
+// are still in the caches when the engine reads them and when their references are dropped,
+// and the descriptors take one small reused buffer instead of one per job of the whole batch.
+// lwc/batch.py checks the algorithm, tag length and array shapes; the per-item checks are here.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -29,16 +33,30 @@ namespace {
 
 using namespace nb::literals;
 
+// A chunk ends after chunk_jobs jobs or once its messages hold chunk_bytes: small enough for the
+// caches, large enough for the lanes and the engine's threads to share.
+constexpr std::size_t chunk_jobs = 4096;
+constexpr std::size_t chunk_bytes = std::size_t{4} << 20;
+
+constexpr std::size_t prefetch_ahead = 8;
+
+inline void prefetch(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
 std::string item_name(const char* what, std::size_t i) {
   return std::string(what) + "[" + num(i) + "]";
 }
 
-// The items of a list or tuple (lwc/batch.py turns other iterables into lists), held for the
-// whole call: the engine reads them without the GIL, when another thread could remove an
-// item from a list (and free it). A tuple keeps its items alive; a list's items are taken
-// one reference each as they are read (one pass over them, not a copy of the list first).
-// Bytes are read in place; other buffers are exported (a bytearray then cannot be resized)
-// until the call ends.
+// The items of a list or tuple (lwc/batch.py turns other iterables into lists), held while the
+// engine reads them without the GIL, when another thread could remove an item from a list (and
+// free it). A tuple keeps its items alive; a list's items are taken one reference each as they
+// are read (one pass over them, not a copy of the list first), until release_read(). Bytes are
+// read in place; other buffers are exported (a bytearray then cannot be resized) until then.
 class sequence_items {
  public:
   sequence_items(nb::handle seq, const char* what)
@@ -46,13 +64,19 @@ class sequence_items {
     if (!is_list_ && !PyTuple_Check(seq.ptr()))
       type_error(std::string(what) + " must be a list or tuple, not '" + Py_TYPE(seq.ptr())->tp_name + "'");
     size_ = static_cast<std::size_t>(Py_SIZE(seq.ptr()));
-    if (is_list_) held_.reserve(size_);
+    items_ = is_list_ ? reinterpret_cast<PyListObject*>(seq.ptr())->ob_item
+                      : reinterpret_cast<PyTupleObject*>(seq.ptr())->ob_item;
+    if (is_list_) held_.reserve(std::min(size_, chunk_jobs));
   }
   sequence_items(const sequence_items&) = delete;
   sequence_items& operator=(const sequence_items&) = delete;
-  ~sequence_items() {
+  ~sequence_items() { release_read(); }
+
+  // Lets go of the items read so far (their chunk has run).
+  void release_read() {
     exports_.clear();  // before the items they were exported from
     for (PyObject* o : held_) Py_DECREF(o);
+    held_.clear();
   }
 
   std::size_t size() const { return size_; }
@@ -67,12 +91,16 @@ class sequence_items {
         PyErr_SetString(PyExc_RuntimeError, (std::string(what_) + ": the list changed size during the call").c_str());
         throw nb::python_error();
       }
-      o = PyList_GET_ITEM(seq_.ptr(), static_cast<Py_ssize_t>(i));
+      items_ = reinterpret_cast<PyListObject*>(seq_.ptr())->ob_item;  // moved if the list grew and shrank back
+      o = items_[i];
       Py_INCREF(o);
       held_.push_back(o);
     } else {
       o = PyTuple_GET_ITEM(seq_.ptr(), static_cast<Py_ssize_t>(i));
     }
+    // The items are separate objects wherever the allocator put them, each a cache miss when
+    // first read: the one a few places ahead is asked for now.
+    if (i + prefetch_ahead < size_) prefetch(items_[i + prefetch_ahead]);
     if (PyBytes_Check(o))
       return {reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(o)),
               static_cast<std::size_t>(PyBytes_GET_SIZE(o))};
@@ -84,7 +112,8 @@ class sequence_items {
   nb::object seq_;
   bool is_list_;
   std::size_t size_ = 0;
-  std::vector<PyObject*> held_;    // the list items read so far, one reference each
+  PyObject** items_ = nullptr;  // the list's or tuple's item array
+  std::vector<PyObject*> held_;    // the list items read since release_read(), one reference each
   std::deque<held_buffer> exports_;  // stable addresses: a buffer is released where it was filled
 };
 
@@ -109,6 +138,10 @@ class fixed_items {
     if (table_->size() != checked_mul(n, size, what))
       value_error(std::string(what) + ": expected " + num(n) + " x " + num(size) + " bytes, got " +
                   num(table_->size()));
+  }
+
+  void release_read() {
+    if (items_) items_->release_read();
   }
 
   lwc::bytes_view operator[](std::size_t i) {
@@ -184,50 +217,62 @@ nb::object batch_aead_lists(bool decrypt, std::size_t index, nb::handle keys_obj
   result_list out(n);
   std::optional<result_list> tag_out;
   if (!decrypt && detached) tag_out.emplace(n);
-  std::vector<lwc::batch::aead_job> jobs(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    lwc::batch::aead_job& j = jobs[i];
-    const lwc::bytes_view in = data[i];
-    j.key = keys[i];
-    j.nonce = nonces[i];
-    if (ad) j.ad = (*ad)[i];
-    if (second) j.second_key = (*second)[i];
-    if (!decrypt) {
-      j.in = in;
-      if (tag_out) {
-        j.out = out.add(i, in.size());
-        j.tag = tag_out->add(i, tag_len);
-      } else {
-        const lwc::bytes_span sealed = out.add(i, checked_add(in.size(), tag_len, "ciphertext"));
-        j.out = sealed.first(in.size());
-        j.tag = sealed.subspan(in.size());
-      }
-    } else if (separate_tags) {
-      j.in = in;
-      const lwc::bytes_view t = (*tags)[i];
-      j.tag = {const_cast<std::uint8_t*>(t.data()), t.size()};  // read only when decrypting
-      j.out = out.add(i, in.size());
-    } else {
-      if (in.size() < tag_len)
-        value_error("ciphertext " + num(i) + " is shorter than the " + num(tag_len) + "-byte tag");
-      const std::size_t len = in.size() - tag_len;
-      j.in = in.first(len);
-      j.tag = {const_cast<std::uint8_t*>(in.data()) + len, tag_len};  // read only when decrypting
-      j.out = out.add(i, len);
-    }
-  }
-
   std::string backend_name;
   const lwc::batch::options opt = engine_options(threads, backend, backend_name);
   std::vector<std::uint8_t> ok(decrypt ? n : 0);
-  try {
-    nb::gil_scoped_release unlocked;
-    if (decrypt)
-      (void)lwc::batch::decrypt(a, jobs, ok, tag_len, opt);
-    else
-      lwc::batch::encrypt(a, jobs, tag_len, opt);
-  } catch (const std::invalid_argument& e) {
-    value_error(e.what());
+  std::vector<lwc::batch::aead_job> jobs;
+  jobs.reserve(std::min(n, chunk_jobs));
+  for (std::size_t first = 0; first < n;) {
+    jobs.clear();
+    std::size_t bytes = 0;
+    for (std::size_t i = first; i < n && jobs.size() < chunk_jobs && bytes < chunk_bytes; ++i) {
+      lwc::batch::aead_job& j = jobs.emplace_back();
+      const lwc::bytes_view in = data[i];
+      bytes += in.size();
+      j.key = keys[i];
+      j.nonce = nonces[i];
+      if (ad) j.ad = (*ad)[i];
+      if (second) j.second_key = (*second)[i];
+      if (!decrypt) {
+        j.in = in;
+        if (tag_out) {
+          j.out = out.add(i, in.size());
+          j.tag = tag_out->add(i, tag_len);
+        } else {
+          const lwc::bytes_span sealed = out.add(i, checked_add(in.size(), tag_len, "ciphertext"));
+          j.out = sealed.first(in.size());
+          j.tag = sealed.subspan(in.size());
+        }
+      } else if (separate_tags) {
+        j.in = in;
+        const lwc::bytes_view t = (*tags)[i];
+        j.tag = {const_cast<std::uint8_t*>(t.data()), t.size()};  // read only when decrypting
+        j.out = out.add(i, in.size());
+      } else {
+        if (in.size() < tag_len)
+          value_error("ciphertext " + num(i) + " is shorter than the " + num(tag_len) + "-byte tag");
+        const std::size_t len = in.size() - tag_len;
+        j.in = in.first(len);
+        j.tag = {const_cast<std::uint8_t*>(in.data()) + len, tag_len};  // read only when decrypting
+        j.out = out.add(i, len);
+      }
+    }
+    try {
+      nb::gil_scoped_release unlocked;
+      if (decrypt)
+        (void)lwc::batch::decrypt(a, jobs, std::span(ok).subspan(first, jobs.size()), tag_len, opt);
+      else
+        lwc::batch::encrypt(a, jobs, tag_len, opt);
+    } catch (const std::invalid_argument& e) {
+      value_error(e.what());
+    }
+    data.release_read();
+    keys.release_read();
+    nonces.release_read();
+    if (ad) ad->release_read();
+    if (second) second->release_read();
+    if (tags) tags->release_read();
+    first += jobs.size();
   }
   if (!decrypt) {
     if (tag_out) return nb::make_tuple(out.take(), tag_out->take());
@@ -263,21 +308,31 @@ nb::object batch_hash_lists(std::size_t index, nb::handle data_obj, std::size_t 
                   num(custom->size()));
   }
   result_list out(n);
-  std::vector<lwc::batch::hash_job> jobs(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    lwc::batch::hash_job& j = jobs[i];
-    j.in = data[i];
-    if (keys) j.key = (*keys)[i];
-    if (custom) j.customization = (*custom)[i];
-    j.out = out.add(i, out_len);
-  }
   std::string backend_name;
   const lwc::batch::options opt = engine_options(threads, backend, backend_name);
-  try {
-    nb::gil_scoped_release unlocked;
-    lwc::batch::hash(a, jobs, opt);
-  } catch (const std::invalid_argument& e) {
-    value_error(e.what());
+  std::vector<lwc::batch::hash_job> jobs;
+  jobs.reserve(std::min(n, chunk_jobs));
+  for (std::size_t first = 0; first < n;) {
+    jobs.clear();
+    std::size_t bytes = 0;
+    for (std::size_t i = first; i < n && jobs.size() < chunk_jobs && bytes < chunk_bytes; ++i) {
+      lwc::batch::hash_job& j = jobs.emplace_back();
+      j.in = data[i];
+      bytes += j.in.size();
+      if (keys) j.key = (*keys)[i];
+      if (custom) j.customization = (*custom)[i];
+      j.out = out.add(i, out_len);
+    }
+    try {
+      nb::gil_scoped_release unlocked;
+      lwc::batch::hash(a, jobs, opt);
+    } catch (const std::invalid_argument& e) {
+      value_error(e.what());
+    }
+    data.release_read();
+    if (keys) keys->release_read();
+    if (custom) custom->release_read();
+    first += jobs.size();
   }
   return out.take();
 }

@@ -303,6 +303,33 @@ def test_list_items_are_checked_one_by_one():
         lwc.batch.hash("ascon-cxof128", [b"a"], customization=[bytes(257)])
 
 
+def test_lists_longer_than_one_chunk():
+    """Lists run a few thousand jobs (or a few MiB) at a time: results, ok flags, refused items
+    and the references held line up across those chunks."""
+    import sys
+
+    rng = random.Random(21)
+    n = 9000
+    keys, nonces, msgs, ads = random_jobs(rng, "ascon-aead128", n, max_len=40)
+    msgs[5000] = bytearray(msgs[5000])
+    sealed = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, ads, threads=2)
+    assert sealed == [lwc.AsconAEAD128(k).encrypt(x, bytes(m), a) for k, x, m, a in zip(keys, nonces, msgs, ads)]
+    forged = {3, 4500, 4096, 8999}
+    for i in forged:
+        sealed[i] = bytes([sealed[i][0] ^ 1]) + sealed[i][1:]
+    plain, ok = lwc.batch.decrypt("ascon-aead128", tuple(keys), nonces, sealed, ads)
+    assert ok == [i not in forged for i in range(n)]
+    assert plain == [None if i in forged else bytes(m) for i, m in enumerate(msgs)]
+    big = [bytes([i]) * (3 << 20) for i in range(3)]
+    assert lwc.batch.hash("ascon-hash256", big + msgs[:10]) == [
+        lwc.ascon_hash256_digest(bytes(m)) for m in big + msgs[:10]]
+    probe = bytes(range(50))
+    before = sys.getrefcount(probe)
+    with pytest.raises(TypeError, match=r"messages\[8000\] must be a bytes-like object"):
+        lwc.batch.encrypt("ascon-aead128", keys, nonces, [probe] * 8000 + [None] * (n - 8000))
+    assert sys.getrefcount(probe) == before
+
+
 def test_hash_lists_with_key_arrays_and_tuples():
     msgs = tuple(bytes([i]) * i for i in range(20))
     keys = np.arange(20 * 16, dtype=np.uint16).astype(np.uint8).reshape(20, 16)
