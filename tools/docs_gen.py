@@ -195,7 +195,8 @@ def c_reference_page(root: Path, header: str) -> str:
 # The headers a program includes; the rest of include/lwc/ is what they are built from.
 PUBLIC_CPP_HEADERS = ["lwc.hpp", "ascon.hpp", "common/aead_span_forms.hpp", "registry.hpp",
                       "batch.hpp", "jobs.hpp", "packed_jobs.hpp", "stream.hpp",
-                      "stream/format.hpp", "cuda.hpp", "algorithm_list.hpp"]
+                      "stream/format.hpp", "cuda.hpp", "algorithm_list.hpp", "common/span.hpp",
+                      "common/kind.hpp"]
 
 # Headers whose namespace is lwc::detail but whose members every algorithm class re-exports:
 # they are the shared shape of those classes, documented once.
@@ -942,11 +943,13 @@ def cpp_algorithm_classes_page(root: Path) -> str:
     lines.append("")
     for info, cls in zip(infos, types):
         header, comment = algorithm_class_comment(root, cls) or ("?", "")
-        lines += [f".. cpp:class:: lwc::{cls}", ""]
+        scope, _, short = f"lwc::{cls}".rpartition("::")
+        lines += [f".. cpp:namespace:: {scope}", "", f".. cpp:class:: {short}", ""]
         lines += [f"   ``{info.name}`` ({info.kind}, {info.standard}"
                   f"{', legacy' if info.legacy else ''}), ``<lwc/{header}>``.", ""]
         if comment:
             lines += [_rst_text(comment, "   "), ""]
+    lines += [".. cpp:namespace:: 0", ""]
     return "\n".join(lines) + "\n"
 
 

@@ -7,6 +7,7 @@
 
 namespace lwc {
 
+// What an algorithm computes; lwc::algorithm::kind and the Python and C names use these words.
 enum class algorithm_kind : std::uint8_t {
   aead,  // authenticated encryption with associated data
   hash,  // fixed-length digest
@@ -16,6 +17,7 @@ enum class algorithm_kind : std::uint8_t {
   prf,   // keyed, extendable output
 };
 
+// The kind's name as every surface writes it: "aead", "hash", ...
 constexpr std::string_view to_string(algorithm_kind k) {
   switch (k) {
     case algorithm_kind::aead: return "aead";

@@ -8,6 +8,8 @@
 
 namespace lwc {
 
+// Bytes the call reads, and bytes it writes; the fixed forms have exactly N bytes (an array of
+// N bytes converts to one, a span of another size does not compile).
 using bytes_view = std::span<const std::uint8_t>;
 using bytes_span = std::span<std::uint8_t>;
 template <std::size_t N>
