@@ -926,8 +926,9 @@ def cpp_algorithm_classes_page(root: Path) -> str:
               f"Static constants: {hash_reads}. An object is one computation: construct it "
               "(with the key for a MAC or PRF, the customization string for a CXOF), "
               "``absorb`` any number of pieces, then ``squeeze`` the output in any number of "
-              "pieces; the object wipes its state when destroyed. Most classes also have "
-              "``update``, ``finalize`` and a one-shot static ``digest``; the type-erased "
+              "pieces; the object wipes its state when destroyed. Many classes also have "
+              "``update``, ``finalize`` and a one-shot static ``digest`` (each header says "
+              "which); the type-erased "
               ":cpp:class:`lwc::hasher` has the same calls for every class, with every size "
               "checked.", "",
               ".. rubric:: Every class", "",
@@ -969,8 +970,9 @@ def cpp_reference_page(root: Path) -> str:
             continue
         first = _opening_comment((root / "include/lwc" / name).read_text(encoding="utf-8"))
         first = " ".join(first.split())
-        sentence = re.match(r"(.+?[.:])(\s|$)", first)
-        summary = sentence.group(1).rstrip(":.") if sentence else first
+        summary = re.split(r"(?<=\.)\s", first, maxsplit=1)[0].rstrip(".")
+        if len(summary) > 100:
+            summary = summary.split(": ", 1)[0]
         lines.append(f"| [`<lwc/{name}>`]({cpp_page_name(name)}.rst) | {_md_prose(summary)} |")
     lines += ["| [algorithm classes](cpp-algorithms.rst) | the class of each algorithm, and the "
               "members every AEAD class has |", "",

@@ -78,7 +78,7 @@ struct aead_span_forms {
                        pt.size(), ct.data(), tag.data(), tag.size());
   }
 
-  // Detached: tag must be the full TagSize bytes (another size zeroes pt and fails as above);
+  // Detached: tag must be the full TagSize bytes (another size zeroes pt, then throws);
   // ct and pt have the same size. On false, pt is all zeros.
   [[nodiscard]] LWC_HD static constexpr bool decrypt_detached(key_view key, nonce_view nonce,
                                                               bytes_view ad, bytes_view ct,
