@@ -3,9 +3,9 @@
 // (bytes read in place, other buffers through the buffer protocol), every result is one bytes
 // object allocated before its chunk runs and written by the engine with the GIL released, so a
 // list batch costs no joining, no slicing and no Python code per job. The jobs run a chunk at a
-// time (a few thousand jobs, a few MiB): the chunk's items, their descriptors and its results
-// are still in the caches when the engine reads them and when their references are dropped,
-// and the descriptors take one small reused buffer instead of one per job of the whole batch.
+// time (a few thousand jobs): a chunk of small messages, its descriptors and its results are
+// still in the caches when the engine reads them and when their references are dropped, and
+// the descriptors take one small reused buffer instead of one per job of the whole batch.
 // lwc/batch.py checks the algorithm, tag length and array shapes; the per-item checks are here.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -33,10 +33,9 @@ namespace {
 
 using namespace nb::literals;
 
-// A chunk ends after chunk_jobs jobs or once its messages hold chunk_bytes: small enough for the
-// caches, large enough for the lanes and the engine's threads to share.
+// Jobs per chunk: for small messages few enough for the caches, and enough for the lanes and
+// the engine's threads to share (larger messages are more than enough work on their own).
 constexpr std::size_t chunk_jobs = 4096;
-constexpr std::size_t chunk_bytes = std::size_t{4} << 20;
 
 constexpr std::size_t prefetch_ahead = 8;
 
@@ -224,11 +223,10 @@ nb::object batch_aead_lists(bool decrypt, std::size_t index, nb::handle keys_obj
   jobs.reserve(std::min(n, chunk_jobs));
   for (std::size_t first = 0; first < n;) {
     jobs.clear();
-    std::size_t bytes = 0;
-    for (std::size_t i = first; i < n && jobs.size() < chunk_jobs && bytes < chunk_bytes; ++i) {
+    const std::size_t end = std::min(n, first + chunk_jobs);
+    for (std::size_t i = first; i < end; ++i) {
       lwc::batch::aead_job& j = jobs.emplace_back();
       const lwc::bytes_view in = data[i];
-      bytes += in.size();
       j.key = keys[i];
       j.nonce = nonces[i];
       if (ad) j.ad = (*ad)[i];
@@ -314,11 +312,10 @@ nb::object batch_hash_lists(std::size_t index, nb::handle data_obj, std::size_t 
   jobs.reserve(std::min(n, chunk_jobs));
   for (std::size_t first = 0; first < n;) {
     jobs.clear();
-    std::size_t bytes = 0;
-    for (std::size_t i = first; i < n && jobs.size() < chunk_jobs && bytes < chunk_bytes; ++i) {
+    const std::size_t end = std::min(n, first + chunk_jobs);
+    for (std::size_t i = first; i < end; ++i) {
       lwc::batch::hash_job& j = jobs.emplace_back();
       j.in = data[i];
-      bytes += j.in.size();
       if (keys) j.key = (*keys)[i];
       if (custom) j.customization = (*custom)[i];
       j.out = out.add(i, out_len);
