@@ -16,8 +16,11 @@ Ascon-AEAD128 encryption, a key and a nonce per message, no associated data, tag
 
 Every case runs in a fresh process per build and round, the builds alternating (old, new,
 old, new, ...), so that a change in the machine's load falls on both alike; a process times
-each case 5 times and keeps the median; the table gives the medians over the rounds. Wall
-time, as the batch engine uses threads.
+each case 5 times and keeps the median; the table gives the medians over the rounds. Two
+clocks: wall time (what a caller waits, the batch engine using threads) and the process's CPU
+time (all its threads together), which a loaded machine disturbs far less: on a shared machine
+compare the one-thread cases by CPU time, and give the load with any wall-time figure. The
+last lines give each build's lists-to-loop ratio on both clocks.
 
     python bench/python/front_ends.py --pkg new=build/python/pkg-rel --pkg old=build/python/pkg-old \\
         --engine-build build/python/rel --rounds 5
@@ -40,13 +43,15 @@ THREADS = (1, 2)
 REPEAT = 5
 
 
-def _median_time(f) -> float:
-    times = []
+def _median_time(f) -> list:
+    """[wall, cpu]: the medians of REPEAT runs, in seconds."""
+    wall, cpu = [], []
     for _ in range(REPEAT):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         f()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return [statistics.median(wall), statistics.median(cpu)]
 
 
 def measure() -> dict:
@@ -113,8 +118,9 @@ def main() -> None:
             env = dict(os.environ, PYTHONPATH=str(Path(folder).resolve()))
             child = subprocess.run([sys.executable, __file__, "--measure"], env=env, check=True,
                                    capture_output=True, text=True)
-            for case, seconds in json.loads(child.stdout).items():
-                results[label].setdefault(case, []).append(seconds)
+            for case, (wall, cpu) in json.loads(child.stdout).items():
+                results[label].setdefault(case, []).append(wall)
+                results[label].setdefault(case + "/cpu", []).append(cpu)
         if binary is not None:
             for t in THREADS:
                 r = subprocess.run([str(binary), "100000", "64", str(t), str(REPEAT)], check=True,
@@ -124,13 +130,23 @@ def main() -> None:
                for label, cases in results.items()}
     print(json.dumps(medians, indent=1))
     labels = list(pkgs)
-    print("\n| case | " + " | ".join(f"{label} ms" for label in labels) + " |")
-    print("|---|" + "---|" * len(labels))
+    print("\n| case | " + " | ".join(f"{label} wall ms | {label} cpu ms" for label in labels) + " |")
+    print("|---|" + "---|---|" * len(labels))
+    nan = float("nan")
     for case in medians[labels[0]]:
-        print(f"| {case} | " + " | ".join(f"{medians[label].get(case, float('nan')) * 1e3:.2f}"
-                                           for label in labels) + " |")
+        if case.endswith("/cpu"):
+            continue
+        print(f"| {case} | " + " | ".join(
+            f"{medians[label].get(case, nan) * 1e3:.2f} | {medians[label].get(case + '/cpu', nan) * 1e3:.2f}"
+            for label in labels) + " |")
     for case, seconds in medians["engine"].items():
         print(f"| {case} | {seconds * 1e3:.2f} (C++) |")
+    print()
+    for label in labels:
+        m = medians[label]
+        if "loop/64/1" in m and "lists/64/1" in m:
+            print(f"{label}: lists/64/1 is {m['loop/64/1'] / m['lists/64/1']:.2f}x the loop (wall), "
+                  f"{m['loop/64/1/cpu'] / m['lists/64/1/cpu']:.2f}x (cpu)")
 
 
 if __name__ == "__main__":
