@@ -132,6 +132,7 @@ struct cipher_ctx {
   bool failed = false;        // verification failed: every later call fails until an init
   bool tag_set = false;       // decryption: the caller gave the expected tag
   bool last_valid = false;    // last_key/last_nonce hold the pair of the last encryption
+  bool key_is_last = false;   // key equals last_key
   bool streaming = false;     // an encryptor lives in `stream`: a message is under way
   bool resumable = false;     // the message so far went in one shot; `replay` holds it
   bool copied_mid_message = false;  // a copy taken in the middle of a message: init first
@@ -158,7 +159,8 @@ struct cipher_ctx {
         nonce_set(o.nonce_set), nonce_unused(o.nonce_unused && !o.encrypting),
         second_key_set(o.second_key_set),
         message_done(o.message_done), finished(o.finished), failed(o.failed),
-        tag_set(o.tag_set), last_valid(o.last_valid), streaming(false), resumable(false),
+        tag_set(o.tag_set), last_valid(o.last_valid), key_is_last(o.key_is_last),
+        streaming(false), resumable(false),
         copied_mid_message(o.streaming || o.resumable || o.copied_mid_message),
         incremental(o.incremental), tag_len(o.tag_len), ad(o.ad) {
     std::memcpy(key, o.key, sizeof key);
@@ -204,9 +206,43 @@ bool before_message(const cipher_ctx& c, const char* what) {
   return false;
 }
 
+bool named(const OSSL_PARAM* p, const char* key) { return std::strcmp(p->key, key) == 0; }
+
+// The tag parameter: the expected tag (decryption), or with no data the tag length
+// (OpenSSL's EVP_CTRL_AEAD_SET_TAG form).
+bool set_tag(cipher_ctx& c, const OSSL_PARAM& p) {
+  if (p.data_type != OSSL_PARAM_OCTET_STRING) {
+    raise_error(c.prov, invalid_argument, "%s: the tag is an octet string", c.name());
+    return false;
+  }
+  if (p.data == nullptr) {
+    if (!before_message(c, "the tag length") || !tag_length_allowed(c, p.data_size)) return false;
+    c.tag_len = p.data_size;
+    return true;
+  }
+  if (c.encrypting) {
+    raise_error(c.prov, refused, "%s: a tag is set only to decrypt", c.name());
+    return false;
+  }
+  if (!before_message(c, "the tag")) return false;
+  if (p.data_size != c.tag_len) {
+    raise_error(c.prov, invalid_argument,
+                "%s: the tag must be %zu bytes (the configured length), got %zu; a shorter "
+                "tag is verified only after setting taglen",
+                c.name(), c.tag_len, p.data_size);
+    return false;
+  }
+  std::memcpy(c.tag, p.data, p.data_size);
+  c.tag_set = true;
+  return true;
+}
+
 int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
   auto& c = *static_cast<cipher_ctx*>(vctx);
-  if (params == nullptr) return 1;
+  if (params == nullptr || params[0].key == nullptr) return 1;
+  // Decryption sets the tag alone before every message: straight to it.
+  if (params[1].key == nullptr && named(&params[0], OSSL_CIPHER_PARAM_AEAD_TAG))
+    return set_tag(c, params[0]) ? 1 : 0;
   const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
   if (p != nullptr) {
     std::size_t n = 0;
@@ -239,32 +275,7 @@ int set_ctx_params(void* vctx, const OSSL_PARAM params[]) {
     c.tag_len = n;
   }
   p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-  if (p != nullptr) {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
-      raise_error(c.prov, invalid_argument, "%s: the tag is an octet string", c.name());
-      return 0;
-    }
-    if (p->data == nullptr) {
-      // EVP_CTRL_AEAD_SET_TAG with no tag: the caller names the tag length.
-      if (!before_message(c, "the tag length") || !tag_length_allowed(c, p->data_size)) return 0;
-      c.tag_len = p->data_size;
-    } else {
-      if (c.encrypting) {
-        raise_error(c.prov, refused, "%s: a tag is set only to decrypt", c.name());
-        return 0;
-      }
-      if (!before_message(c, "the tag")) return 0;
-      if (p->data_size != c.tag_len) {
-        raise_error(c.prov, invalid_argument,
-                    "%s: the tag must be %zu bytes (the configured length), got %zu; a shorter "
-                    "tag is verified only after setting taglen",
-                    c.name(), c.tag_len, p->data_size);
-        return 0;
-      }
-      std::memcpy(c.tag, p->data, p->data_size);
-      c.tag_set = true;
-    }
-  }
+  if (p != nullptr && !set_tag(c, *p)) return 0;
   p = OSSL_PARAM_locate_const(params, masking_key_param);
   if (p != nullptr) {
     if (c.alg->second_key_size == 0) {
@@ -297,19 +308,22 @@ int cipher_init(void* vctx, const unsigned char* key, std::size_t keylen, const 
                 c.name(), c.alg->nonce_size, ivlen);
     return 0;
   }
-  if (encrypt && iv != nullptr && c.last_valid) {
-    const std::uint8_t* next_key = key != nullptr ? key : c.key;
-    if ((key != nullptr || c.key_set) && ct_equal(next_key, c.last_key, c.alg->key_size) &&
-        ct_equal(iv, c.last_nonce, c.alg->nonce_size)) {
-      raise_error(c.prov, refused,
-                  "%s: this nonce already encrypted a message under this key; use a new nonce",
-                  c.name());
-      return 0;
-    }
+  // Whether the key after this init is the last encryption's: known without a compare for the
+  // usual per-message init (a nonce, no key), compared in constant time when a key is given.
+  // The nonce is public, so a plain compare does for it.
+  const bool key_is_last =
+      key != nullptr ? c.last_valid && ct_equal(key, c.last_key, c.alg->key_size) : c.key_is_last;
+  if (encrypt && iv != nullptr && key_is_last &&
+      std::memcmp(iv, c.last_nonce, c.alg->nonce_size) == 0) {
+    raise_error(c.prov, refused,
+                "%s: this nonce already encrypted a message under this key; use a new nonce",
+                c.name());
+    return 0;
   }
   if (key != nullptr) {
     std::memcpy(c.key, key, keylen);
     c.key_set = true;
+    c.key_is_last = key_is_last;
   }
   if (iv != nullptr) {
     std::memcpy(c.nonce, iv, ivlen);
@@ -340,6 +354,7 @@ void spend_nonce(cipher_ctx& c) {
   std::memcpy(c.last_key, c.key, c.alg->key_size);
   std::memcpy(c.last_nonce, c.nonce, c.alg->nonce_size);
   c.last_valid = true;
+  c.key_is_last = true;
 }
 
 bool nonce_available(const cipher_ctx& c) {
@@ -541,25 +556,35 @@ const OSSL_PARAM* gettable_ctx_params(void*, void*) {
   return types;
 }
 
+bool read_tag(const cipher_ctx& c, OSSL_PARAM* p) {
+  if (!c.encrypting || !c.finished) {
+    raise_error(c.prov, refused, "%s: the tag is read after an encryption's final", c.name());
+    return false;
+  }
+  if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != c.tag_len) {
+    raise_error(c.prov, invalid_argument,
+                "%s: the tag is %zu bytes (the configured length), asked for %zu", c.name(),
+                c.tag_len, p->data_size);
+    return false;
+  }
+  return OSSL_PARAM_set_octet_string(p, c.tag, c.tag_len) != 0;
+}
+
+// EVP asks for one parameter at a time, twice per message (the IV length at every init, the
+// tag after final): one pass over the request, the frequent keys compared first.
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) {
-  auto& c = *static_cast<cipher_ctx*>(vctx);
-  if (!answer(params, OSSL_CIPHER_PARAM_KEYLEN, c.alg->key_size) ||
-      !answer(params, OSSL_CIPHER_PARAM_IVLEN, c.alg->nonce_size) ||
-      !answer(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN, c.tag_len))
-    return 0;
-  OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-  if (p != nullptr) {
-    if (!c.encrypting || !c.finished) {
-      raise_error(c.prov, refused, "%s: the tag is read after an encryption's final", c.name());
-      return 0;
-    }
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != c.tag_len) {
-      raise_error(c.prov, invalid_argument,
-                  "%s: the tag is %zu bytes (the configured length), asked for %zu", c.name(),
-                  c.tag_len, p->data_size);
-      return 0;
-    }
-    if (!OSSL_PARAM_set_octet_string(p, c.tag, c.tag_len)) return 0;
+  const auto& c = *static_cast<const cipher_ctx*>(vctx);
+  for (OSSL_PARAM* p = params; p != nullptr && p->key != nullptr; ++p) {
+    bool ok = true;
+    if (named(p, OSSL_CIPHER_PARAM_IVLEN))
+      ok = OSSL_PARAM_set_size_t(p, c.alg->nonce_size) != 0;
+    else if (named(p, OSSL_CIPHER_PARAM_AEAD_TAG))
+      ok = read_tag(c, p);
+    else if (named(p, OSSL_CIPHER_PARAM_AEAD_TAGLEN))
+      ok = OSSL_PARAM_set_size_t(p, c.tag_len) != 0;
+    else if (named(p, OSSL_CIPHER_PARAM_KEYLEN))
+      ok = OSSL_PARAM_set_size_t(p, c.alg->key_size) != 0;
+    if (!ok) return 0;
   }
   return 1;
 }
