@@ -114,7 +114,47 @@ static partial class Tests
         Check(Batch.Mac("ascon-mac", new byte[0][], new byte[0][]).Length == 0, "an empty batch of MACs");
         Check(Batch.Encrypt("ascon-aead128", new byte[0][], null, new byte[0][], new byte[0][]).Length == 0,
             "an empty batch of AEAD jobs");
+        BatchManyJobs();
         BatchRefusals();
+    }
+
+    // A batch of hundreds of jobs of random lengths (empty ones included), with and without
+    // associated data, and short and forged jobs spread through a decryption.
+    static void BatchManyJobs()
+    {
+        var rng = new Random(9);
+        const int n = 500;
+        var keys = RandomItems(rng, n, i => 16);
+        var nonces = RandomItems(rng, n, i => 16);
+        var messages = RandomItems(rng, n, i => i % 50 == 0 ? 0 : rng.Next(2000));
+        var ad = RandomItems(rng, n, i => i % 3 == 0 ? 0 : rng.Next(100));
+        foreach (var withAd in new[] { true, false })
+        {
+            string where = "Batch, " + n + " jobs" + (withAd ? "" : " without associated data");
+            var a = withAd ? ad : null;
+            var sealedJobs = Batch.Encrypt("ascon-aead128", messages, a, nonces, keys);
+            bool same = true;
+            for (int i = 0; i < n; ++i)
+                same &= Eq(sealedJobs[i], Aead.Encrypt("ascon-aead128", messages[i], withAd ? ad[i] : null, nonces[i], keys[i]));
+            Check(same, where + ": Encrypt equals Aead.Encrypt");
+            var bad = new[] { 0, 1, 250, 499 };
+            sealedJobs[0] = new byte[3];
+            sealedJobs[1][0] ^= 1;
+            sealedJobs[250][sealedJobs[250].Length - 1] ^= 0x80;
+            sealedJobs[499] = new byte[0];
+            bool[] ok;
+            var plain = Batch.Decrypt("ascon-aead128", sealedJobs, a, nonces, keys, out ok);
+            bool good = true;
+            for (int i = 0; i < n; ++i)
+                good &= bad.Contains(i) ? !ok[i] && plain[i] == null : ok[i] && Eq(plain[i], messages[i]);
+            Check(good, where + ": Decrypt: the forged and short jobs fail alone");
+        }
+        var digests = Batch.HashData("ascon-hash256", messages);
+        var macs = Batch.Mac("ascon-mac", keys, messages);
+        bool hashed = true;
+        for (int i = 0; i < n; ++i)
+            hashed &= Eq(digests[i], Hash.HashData("ascon-hash256", messages[i])) && Eq(macs[i], Hash.Mac("ascon-mac", keys[i], messages[i]));
+        Check(hashed, "Batch, " + n + " jobs: HashData and Mac equal the single calls");
     }
 
     // Counts that do not match the messages, and batches whose joined columns would not fit in
