@@ -85,12 +85,15 @@ class sequence_items {
   lwc::bytes_view operator[](std::size_t i) {
     PyObject* o;
     if (is_list_) {
-      // A buffer export can run Python code that shrinks the list under us.
-      if (static_cast<std::size_t>(PyList_GET_SIZE(seq_.ptr())) != size_) {
-        PyErr_SetString(PyExc_RuntimeError, (std::string(what_) + ": the list changed size during the call").c_str());
+      // Other threads run while a chunk runs without the GIL, and a buffer export can run
+      // Python code: the list may have changed. Its first size_ items are the jobs; items
+      // added after them are not read, and a list grown since holds them elsewhere.
+      if (static_cast<std::size_t>(PyList_GET_SIZE(seq_.ptr())) < size_) {
+        PyErr_SetString(PyExc_RuntimeError, (std::string(what_) + ": the list changed size during the call (" +
+                                             "fewer than its " + num(size_) + " items left)").c_str());
         throw nb::python_error();
       }
-      items_ = reinterpret_cast<PyListObject*>(seq_.ptr())->ob_item;  // moved if the list grew and shrank back
+      items_ = reinterpret_cast<PyListObject*>(seq_.ptr())->ob_item;
       o = items_[i];
       Py_INCREF(o);
       held_.push_back(o);

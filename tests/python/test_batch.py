@@ -329,6 +329,30 @@ def test_lists_longer_than_one_chunk():
     assert sys.getrefcount(probe) == before
 
 
+def test_lists_grown_by_another_thread_during_a_batch():
+    """Another thread runs while the chunks run without the GIL: items it appends are not
+    jobs, and the call hashes the items the list held when it was called."""
+    import threading
+
+    msgs = [bytes([i & 0xFF]) * (i % 50) for i in range(20000)]
+    stop = threading.Event()
+
+    def grow():
+        while not stop.is_set() and len(msgs) < 10**6:
+            msgs.append(b"appended")
+
+    t = threading.Thread(target=grow)
+    t.start()
+    try:
+        for _ in range(5):
+            out = lwc.batch.hash("ascon-hash256", msgs, threads=2)
+            assert len(out) >= 20000
+            assert out[:20000] == [lwc.ascon_hash256_digest(m) for m in msgs[:20000]]
+    finally:
+        stop.set()
+        t.join()
+
+
 def test_hash_lists_with_key_arrays_and_tuples():
     msgs = tuple(bytes([i]) * i for i in range(20))
     keys = np.arange(20 * 16, dtype=np.uint16).astype(np.uint8).reshape(20, 16)
