@@ -6,7 +6,10 @@ Every job has its own key, nonce, associated data and length; results are byte f
 those of the single-message classes. Inputs are lists (or tuples) of bytes-like objects, or
 numpy arrays: keys and nonces as N x size uint8 arrays, equal-length messages as an N x L
 uint8 array (then the result is an array too). Lists are read in place by the extension, with
-no joining or copying in Python, and each result is a bytes object of its own.
+no joining or copying in Python, and each result is a bytes object of its own. A list batch
+runs a few thousand jobs at a time with the GIL released, so other threads run meanwhile: the
+call uses the items the lists held when it was called and reads no item appended since, and a
+list that gets shorter meanwhile raises RuntimeError.
 
 Decryption does not raise on a bad tag: it returns ``(plaintexts, ok)`` so that one forged
 packet does not stop a batch. For a job whose tag did not verify, ``ok[i]`` is False and its
