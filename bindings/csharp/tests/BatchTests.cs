@@ -185,17 +185,17 @@ static partial class Tests
         Throws<ArgumentException>(() => Batch.HashData("ascon-cxof128", messages, 32, new byte[3][]),
             "Batch.HashData: fewer customization strings than messages");
 
-        var big = new byte[1 << 26];
-        // 32 messages of 64 MiB: 2 GiB joined, one byte more than an array holds.
-        var tooMany = Enumerable.Repeat(big, 32).ToArray();
-        var keys32 = Enumerable.Repeat(keys[0], 32).ToArray();
+        var big = new byte[(1 << 26) - 1];
+        var keys33 = Enumerable.Repeat(keys[0], 33).ToArray();
+        // 33 messages of 64 MiB - 1: more than an array holds, joined.
+        var tooMany = Enumerable.Repeat(big, 33).ToArray();
         Throws<ArgumentException>(() => Batch.HashData("ascon-hash256", tooMany),
             "Batch.HashData: messages over 2 GiB");
-        Throws<ArgumentException>(() => Batch.Encrypt(aead, tooMany, null, RandomItems(rng, 32, i => 16), keys32),
+        Throws<ArgumentException>(() => Batch.Encrypt(aead, tooMany, null, RandomItems(rng, 33, i => 16), keys33),
             "Batch.Encrypt: messages over 2 GiB");
-        // Messages that fit, but not with their tags: 100 bytes short of the limit, 32 tags.
-        var almost = Enumerable.Repeat(big, 31).Concat(new[] { new byte[(1 << 26) - 101] }).ToArray();
-        Throws<ArgumentException>(() => Batch.Encrypt(aead, almost, null, RandomItems(rng, 32, i => 16), keys32),
+        // 32 of them fit (31 bytes short of the limit), but not with their 32 tags.
+        var almost = Enumerable.Repeat(big, 32).ToArray();
+        Throws<ArgumentException>(() => Batch.Encrypt(aead, almost, null, RandomItems(rng, 32, i => 16), keys33.Take(32).ToArray()),
             "Batch.Encrypt: ciphertexts and tags over 2 GiB");
         // n * outputLength past int: 2^16 empty messages of 2^16-byte outputs.
         var empties = Enumerable.Repeat(new byte[0], 1 << 16).ToArray();
