@@ -6,6 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source tools/ensure-deps.sh
+# One compiler cache for the run: several stages compile the same sources with the same flags
+# in build folders of their own (the release build, the vendored-subdirectory consumer, the
+# Python package and its wheels), and compile them once. The cache lives in build/ccache, so a
+# fresh clone starts empty; LWC_CCACHE=0 turns it off.
+if [ "${LWC_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+  export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
 start=$SECONDS
 for stage in tests/stages/*.sh; do
   echo "=== stage: $(basename "$stage" .sh)"
