@@ -5,10 +5,11 @@
 // <algorithm>/<operation>-<core|evp>/<bytes>; the pairs are registered next to each other, and
 // --benchmark_enable_random_interleaving with repetitions alternates them (docs/openssl.md).
 //  - encrypt: 32 bytes of AD; EVP re-initialises the context with the next nonce (the key
-//    stays), passes the AD, the message, final, and reads the tag. The provider encrypts
-//    through the core's incremental encryptor (the message may come in pieces), so
-//    encrypt-incremental times that encryptor directly: EVP's own cost is evp - incremental,
-//    the rest is the one-shot entry point's speed advantage.
+//    stays), passes the AD, the message, final, and reads the tag. The provider encrypts a
+//    first update of up to 4 KiB with the one-shot entry point (keeping a copy of the
+//    plaintext in case more updates follow), a longer one with the core's incremental
+//    encryptor, which encrypt-incremental times directly: at 64 KiB, EVP's own cost is
+//    evp - incremental.
 //  - decrypt: the same with the tag set first; the output is released in the message's update.
 //  - hash: EVP_DigestInit_ex2, update, final on one context.
 #include <benchmark/benchmark.h>
