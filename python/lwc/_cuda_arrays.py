@@ -9,7 +9,7 @@ Inputs that are not C-contiguous are made contiguous first (one copy on the devi
 the ciphertext and tag parts of sealed rows when decrypting without detached tags, and the
 ciphertexts and tags are joined into sealed rows (one copy) unless ``detached=True``.
 
-The extension receives (device address, size) pairs and only queues the kernel; lwc::cuda
+The CUDA engine's module (lwc._lwc_cuda) receives (device address, size) pairs and only queues the kernel; lwc::cuda
 checks the sizes against each other.
 """
 
@@ -17,7 +17,30 @@ from __future__ import annotations
 
 from typing import Any, Optional, Tuple
 
-from . import _lwc
+NOT_INSTALLED = ("this installation of lwc has no CUDA engine (the optional module lwc._lwc_cuda); "
+                 "install lwc with it: LWC_PYTHON_CUDA=ON pip install . (needs the CUDA toolkit's "
+                 "nvcc; see docs/start/python.md)")
+
+# lwc._lwc_cuda once imported, or False once known to be absent; None before the first look.
+# Racing first looks find the same answer.
+_engine_module: Any = None
+
+
+def engine() -> Any:
+    """The CUDA engine's module lwc._lwc_cuda, imported on first use; None where this
+    installation has none. A module that is present but fails to load raises."""
+    global _engine_module
+    if _engine_module is None:
+        from importlib import import_module
+
+        name = __package__ + "._lwc_cuda"
+        try:
+            _engine_module = import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            _engine_module = False
+    return _engine_module or None
 
 # DLPack device types of memory a CUDA kernel can read: kDLCUDA, kDLCUDAManaged.
 _DLPACK_CUDA = (2, 13)
@@ -222,7 +245,7 @@ def encrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, message
         inputs = _aead_inputs(b, info, keys, nonces, associated_data, second_keys)
         ciphertexts, tags = b.empty(b.n, b.length), b.empty(b.n, tag_len)
         if b.n:
-            _lwc._cuda_aead_async(False, name, **inputs, data=b.span(b.rows), offsets=b.offsets(b.rows),
+            engine()._cuda_aead_async(False, name, **inputs, data=b.span(b.rows), offsets=b.offsets(b.rows),
                                   out=b.span(ciphertexts), tags=b.span(tags), ok=(0, 0), tag_len=tag_len,
                                   stream=b.stream())
         return (ciphertexts, tags) if detached else b.lib.join_rows(ciphertexts, tags)
@@ -245,7 +268,7 @@ def decrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, ciphert
         inputs = _aead_inputs(b, info, keys, nonces, associated_data, second_keys)
         plaintexts, ok = b.empty(b.n, b.length), b.empty(b.n)
         if b.n:
-            _lwc._cuda_aead_async(True, name, **inputs, data=b.span(b.rows), offsets=b.offsets(b.rows),
+            engine()._cuda_aead_async(True, name, **inputs, data=b.span(b.rows), offsets=b.offsets(b.rows),
                                   out=b.span(plaintexts), tags=b.span(tags), ok=b.span(ok), tag_len=tag_len,
                                   stream=b.stream())
         return plaintexts, b.lib.flags(ok)
@@ -257,6 +280,6 @@ def hash(name: str, out_len: int, messages: Any) -> Any:
         b.use_rows(messages, "messages")
         out = b.empty(b.n, out_len)
         if b.n:
-            _lwc._cuda_hash_async(name, data=b.span(b.rows), offsets=b.offsets(b.rows), out=b.span(out),
+            engine()._cuda_hash_async(name, data=b.span(b.rows), offsets=b.offsets(b.rows), out=b.span(out),
                                   out_len=out_len, stream=b.stream())
         return out

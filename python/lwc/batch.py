@@ -44,9 +44,10 @@ are: the results are arrays of the messages' library on the same device (ok flag
 work is queued on that library's current stream, and the call returns without waiting, like
 the library's own operations (reading ``ok``, e.g. with ``.cpu()`` or ``.get()``, waits).
 Joining ciphertexts and tags (encrypt) or splitting sealed rows (decrypt) costs one copy on
-the device, which ``detached=True`` and ``tags=`` avoid. Without a usable GPU, or in a build
-without the CUDA engine, ``device="cuda"`` raises RuntimeError saying which;
-``cuda_available()`` tells beforehand. Host and CUDA inputs cannot be mixed in one call
+the device, which ``detached=True`` and ``tags=`` avoid. Without a usable GPU, or where the CUDA
+engine (the optional module ``lwc._lwc_cuda``, not part of a plain install) is missing,
+``device="cuda"`` raises RuntimeError saying which and how to get it; ``cuda_available()``
+tells beforehand. Host and CUDA inputs cannot be mixed in one call
 (TypeError), and CUDA arrays need ``device="cuda"``.
 """
 
@@ -97,18 +98,21 @@ def has_lanes(algorithm: str, backend: str) -> bool:
 
 
 def cuda_available() -> bool:
-    """True when lwc was built with its CUDA engine and the CUDA runtime finds a usable GPU."""
-    return hasattr(_lwc, "_cuda_unavailable_reason") and not _lwc._cuda_unavailable_reason()
+    """True when lwc's CUDA engine is installed and the CUDA runtime finds a usable GPU."""
+    engine = _cuda_arrays.engine()
+    return engine is not None and not engine._cuda_unavailable_reason()
 
 
 def cuda_devices() -> list:
     """The usable GPUs, e.g. ['NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)']; [] when there is none."""
-    return _lwc._cuda_devices() if hasattr(_lwc, "_cuda_devices") else []
+    engine = _cuda_arrays.engine()
+    return engine._cuda_devices() if engine is not None else []
 
 
 def cuda_algorithms() -> list:
-    """Names of the algorithms device="cuda" runs; [] when lwc was built without CUDA."""
-    return _lwc._cuda_algorithms() if hasattr(_lwc, "_cuda_algorithms") else []
+    """Names of the algorithms device="cuda" runs; [] when the CUDA engine is not installed."""
+    engine = _cuda_arrays.engine()
+    return engine._cuda_algorithms() if engine is not None else []
 
 
 def _on_gpu(device: str, **inputs: Any) -> bool:
@@ -132,12 +136,12 @@ def _on_gpu(device: str, **inputs: Any) -> bool:
 def _require_cuda(name: str, threads: Optional[int], backend: Optional[str]) -> None:
     if threads is not None or backend is not None:
         raise ValueError("threads= and backend= choose how the CPU engine runs; leave them out with device='cuda'")
-    if not hasattr(_lwc, "_cuda_algorithms"):
-        raise RuntimeError("device='cuda': this build of lwc has no CUDA engine (it was built without nvcc, "
-                           "or with LWC_ENABLE_CUDA=OFF; see docs/cuda.md, 'Python')")
-    if name not in _lwc._cuda_algorithms():
+    engine = _cuda_arrays.engine()
+    if engine is None:
+        raise RuntimeError("device='cuda': " + _cuda_arrays.NOT_INSTALLED)
+    if name not in engine._cuda_algorithms():
         raise ValueError(f"the CUDA engine does not run {name!r} (see lwc.batch.cuda_algorithms())")
-    reason = _lwc._cuda_unavailable_reason()
+    reason = engine._cuda_unavailable_reason()
     if reason:
         if "cudaErrorInsufficientDriver" in reason:  # also what the runtime says without any driver
             reason += "; either no NVIDIA driver is installed or it is older than the CUDA runtime lwc was built with"

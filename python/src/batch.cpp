@@ -9,22 +9,22 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <lwc/batch.hpp>
 #include <lwc/registry.hpp>
-#if defined(LWC_HAVE_CUDA)
-#include <lwc/cuda.hpp>
-#endif
 
 #include "columns.hpp"
 #include "common.hpp"
+#include "cuda_engine.hpp"
 
 namespace lwc::python {
 
@@ -35,6 +35,10 @@ namespace {
 
 using namespace nb::literals;
 
+struct cuda_failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Runs f (an engine call) without the GIL; the engines' std::invalid_argument becomes
 // ValueError, the CUDA engine's failures RuntimeError.
 template <class F>
@@ -44,13 +48,38 @@ void run_engine(F&& f) {
     f();
   } catch (const std::invalid_argument& e) {
     value_error(e.what());
-  }
-#if defined(LWC_HAVE_CUDA)
-  catch (const lwc::cuda::error& e) {
+  } catch (const cuda_failure& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
     throw nb::python_error();
   }
-#endif
+}
+
+// The CUDA engine of lwc._lwc_cuda, imported on first use (ImportError where it is not
+// installed; lwc/batch.py says how to get it before calling here). Called with the GIL held.
+// No function-local static: the import may release the GIL, and another thread waiting on a
+// static's guard while holding the GIL would deadlock.
+constinit std::atomic<const cuda_engine*> loaded_cuda_engine{nullptr};
+
+const cuda_engine& cuda_engine_table() {
+  if (const cuda_engine* t = loaded_cuda_engine.load(std::memory_order_acquire)) return *t;
+  const nb::object capsule = nb::module_::import_("lwc._lwc_cuda").attr("_engine");
+  const auto* t = static_cast<const cuda_engine*>(PyCapsule_GetPointer(capsule.ptr(), cuda_engine_capsule));
+  if (t == nullptr) throw nb::python_error();
+  if (t->table_size != sizeof(cuda_engine) || std::string_view(t->version) != LWC_VERSION) {
+    PyErr_Format(PyExc_ImportError,
+                 "lwc._lwc_cuda (version %s) comes from another build than lwc._lwc (version %s): "
+                 "reinstall lwc with its CUDA module (see docs/start/python.md)",
+                 t->version, LWC_VERSION);
+    throw nb::python_error();
+  }
+  loaded_cuda_engine.store(t, std::memory_order_release);
+  return *t;
+}
+
+// A status of the CUDA engine's table as the exception run_engine turns into Python's.
+void check_cuda(cuda_status status, const std::string& error) {
+  if (status == cuda_status::invalid_argument) throw std::invalid_argument(error);
+  if (status != cuda_status::ok) throw cuda_failure(error);
 }
 
 // An uninitialised numpy array of n x len bytes (uint8), or of n bools.
@@ -181,16 +210,14 @@ nb::object batch_aead(bool decrypt, std::size_t index, nb::handle keys, nb::hand
 
   std::string backend_name;
   const lwc::batch::options opt = engine_options(threads, backend, backend_name);
+  const cuda_engine* gpu = cuda ? &cuda_engine_table() : nullptr;
   run_engine([&] {
-#if defined(LWC_HAVE_CUDA)
-    if (cuda) {
-      if (decrypt) (void)lwc::cuda::decrypt(a, jobs, ok_flags, tag);
-      else lwc::cuda::encrypt(a, jobs, tag);
+    if (gpu != nullptr) {
+      std::string error;
+      check_cuda(decrypt ? gpu->decrypt(a.name, jobs, ok_flags, tag, error)
+                         : gpu->encrypt(a.name, jobs, tag, error), error);
       return;
     }
-#else
-    if (cuda) throw std::invalid_argument("this build of lwc has no CUDA engine");
-#endif
     if (decrypt) (void)lwc::batch::decrypt(a, jobs, ok_flags, tag, opt);
     else lwc::batch::encrypt(a, jobs, tag, opt);
   });
@@ -239,15 +266,13 @@ nb::object batch_hash(std::size_t index, nb::handle data, std::size_t out_len, n
   }
   std::string backend_name;
   const lwc::batch::options opt = engine_options(threads, backend, backend_name);
+  const cuda_engine* gpu = cuda ? &cuda_engine_table() : nullptr;
   run_engine([&] {
-#if defined(LWC_HAVE_CUDA)
-    if (cuda) {
-      lwc::cuda::hash(a, jobs);
+    if (gpu != nullptr) {
+      std::string error;
+      check_cuda(gpu->hash(a.name, jobs, error), error);
       return;
     }
-#else
-    if (cuda) throw std::invalid_argument("this build of lwc has no CUDA engine");
-#endif
     lwc::batch::hash(a, jobs, opt);
   });
   return out;

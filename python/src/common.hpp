@@ -141,6 +141,5 @@ void register_aead(nb::module_& m);
 void register_hash_objects(nb::module_& m);
 void register_oneshots(nb::module_& m);
 void register_batch(nb::module_& m);
-void register_cuda(nb::module_& m);
 
 }  // namespace lwc::python

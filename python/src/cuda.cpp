@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// lwc.batch(device="cuda") on CUDA arrays, and what the Python layer asks of the CUDA engine.
-// Host inputs take the CPU's path (batch.cpp: the packed job form, lwc::cuda's host API with
-// pinned staging). Device memory: the Python layer (lwc/_cuda_arrays.py) allocates every
-// array with the caller's array library and hands over (address, size) pairs; the work is
-// queued on the given stream and nothing waits for it. lwc::cuda checks the sizes; no_device
-// and other CUDA failures become RuntimeError with lwc::cuda's message.
+// lwc._lwc_cuda: lwc.batch(device="cuda"), an extension of its own that a plain install does
+// not build (LWC_PYTHON_CUDA=ON builds it) and that lwc/batch.py imports on first use.
+// Host inputs take the CPU's path (batch.cpp in lwc._lwc builds the packed job form) and reach
+// lwc::cuda's host API (pinned staging) through the table in _engine (cuda_engine.hpp).
+// Device memory: the Python layer (lwc/_cuda_arrays.py) allocates every array with the
+// caller's array library and hands over (address, size) pairs; the work is queued on the given
+// stream and nothing waits for it. lwc::cuda checks the sizes; no_device and other CUDA
+// failures become RuntimeError with lwc::cuda's message.
+//
+// lwc_cuda links the CUDA runtime statically, and the runtime loads the driver (libcuda.so)
+// only when first used: the module imports on machines without a driver or GPU.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -22,6 +27,7 @@
 #include <lwc/registry.hpp>
 
 #include "common.hpp"
+#include "cuda_engine.hpp"
 
 namespace lwc::python {
 namespace {
@@ -91,9 +97,53 @@ void cuda_hash_async(const std::string& name, device_span data, device_span offs
   });
 }
 
-}  // namespace
+// The host-memory entry points of the table: lwc::cuda's exceptions become a status here, in
+// the module that threw them.
+template <class F>
+cuda_status as_status(std::string& error, F&& f) noexcept {
+  try {
+    f();
+    return cuda_status::ok;
+  } catch (const std::invalid_argument& e) {
+    error = e.what();
+    return cuda_status::invalid_argument;
+  } catch (const std::exception& e) {
+    error = e.what();
+    return cuda_status::cuda_error;
+  } catch (...) {
+    error = "lwc::cuda: unknown failure";
+    return cuda_status::cuda_error;
+  }
+}
 
-void register_cuda(nb::module_& m) {
+constexpr cuda_engine engine_table{
+    sizeof(cuda_engine), LWC_VERSION,
+    [](std::string_view algorithm, const lwc::batch::packed_aead_jobs& jobs, std::size_t tag_len,
+       std::string& error) noexcept {
+      return as_status(error, [&] { lwc::cuda::encrypt(algorithm, jobs, tag_len); });
+    },
+    [](std::string_view algorithm, const lwc::batch::packed_aead_jobs& jobs,
+       std::span<std::uint8_t> ok, std::size_t tag_len, std::string& error) noexcept {
+      return as_status(error, [&] { (void)lwc::cuda::decrypt(algorithm, jobs, ok, tag_len); });
+    },
+    [](std::string_view algorithm, const lwc::batch::packed_hash_jobs& jobs,
+       std::string& error) noexcept {
+      return as_status(error, [&] { lwc::cuda::hash(algorithm, jobs); });
+    },
+};
+
+}  // namespace
+}  // namespace lwc::python
+
+namespace nb = nanobind;
+using namespace nb::literals;
+using namespace lwc::python;
+
+NB_MODULE(_lwc_cuda, m) {
+  m.doc() = "lwc's CUDA engine for lwc.batch(device=\"cuda\"); lwc.batch imports it when needed.";
+  m.attr("__version__") = LWC_VERSION;
+  m.attr("_engine") = nb::steal(PyCapsule_New(const_cast<cuda_engine*>(&engine_table),
+                                              cuda_engine_capsule, nullptr));
   m.def("_cuda_aead_async", &cuda_aead_async, "decrypt"_a, "name"_a, "keys"_a, "nonces"_a,
         "data"_a, "offsets"_a, "ad"_a, "ad_offsets"_a, "second_keys"_a, "out"_a, "tags"_a, "ok"_a,
         "tag_len"_a, "stream"_a);
@@ -120,5 +170,3 @@ void register_cuda(nb::module_& m) {
     return "lwc::cuda: no CUDA device is available";
   });
 }
-
-}  // namespace lwc::python

@@ -5,7 +5,7 @@
 //   oneshots.cpp      lwc.<name>_digest / _verify, plain vectorcall functions
 //   stream.cpp        lwc.stream's compiled side
 //   batch.cpp, batch_lists.cpp, arrow_columns.cpp   lwc.batch and lwc.arrow (CPU engine)
-//   cuda.cpp          lwc.batch(device="cuda")
+// lwc.batch(device="cuda") is the separate, optional module lwc._lwc_cuda (cuda.cpp).
 // The whole per-call path (argument checks, allocation, the primitive) is in C++: a
 // Python-level wrapper would cost more than encrypting 64 bytes. Inputs of
 // gil_release_threshold bytes or more are processed with the GIL released.
@@ -72,9 +72,6 @@ NB_MODULE(_lwc, m) {
   m.attr("GIL_RELEASE_THRESHOLD") = gil_release_threshold;
 #if defined(LWC_HAVE_BATCH)
   register_batch(m);
-#endif
-#if defined(LWC_HAVE_CUDA)
-  register_cuda(m);
 #endif
 #ifdef LWC_VERSION
   m.attr("__version__") = LWC_VERSION;

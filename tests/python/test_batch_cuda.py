@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.batch with device="cuda", and the detached form of the tags.
 
-Without a GPU: the device argument, the RuntimeError of a build without the CUDA engine or of a
-machine without a usable GPU, mixed host and device inputs, the extension's glue against
+Without a GPU: the device argument, the RuntimeError of an installation without the CUDA module
+(lwc._lwc_cuda) or of a machine without a usable GPU, mixed host and device inputs, the extension's glue against
 lwc::cuda's own argument checks (CUDA builds), and the whole CUDA-array path of
 lwc._cuda_arrays run on host memory posing as device memory, with an engine that computes on
 the CPU. With a GPU (and CuPy or PyTorch for CUDA arrays): results equal device="cpu" byte for
@@ -19,6 +19,8 @@ import pytest
 import lwc
 from lwc import _cuda_arrays, _lwc
 
+# lwc._lwc_cuda, the optional CUDA module; None where this installation has none.
+CUDA_MODULE = _cuda_arrays.engine()
 REGISTRY = {a.name: a for a in lwc.algorithms()}
 BATCH_AEADS = [n for n in lwc.batch.algorithms() if REGISTRY[n].kind == "aead"]
 BATCH_HASHES = [n for n in lwc.batch.algorithms() if REGISTRY[n].kind != "aead"]
@@ -52,9 +54,9 @@ def hash_jobs(rng, name, n, max_len):
 
 def no_gpu_reason():
     if not CUDA_BUILT:
-        return "this build of lwc has no CUDA engine"
+        return "this installation of lwc has no CUDA engine"
     if not lwc.batch.cuda_available():
-        return "no usable GPU: " + _lwc._cuda_unavailable_reason()
+        return "no usable GPU: " + CUDA_MODULE._cuda_unavailable_reason()
     return None
 
 
@@ -112,7 +114,7 @@ def test_cuda_queries_agree():
 @without_gpu
 def test_cuda_without_a_usable_gpu_is_a_clear_runtime_error():
     # Which of the two: a build without the CUDA engine, or no GPU/driver for the runtime.
-    why = "no CUDA device is available" if CUDA_BUILT else "this build of lwc has no CUDA engine"
+    why = "no CUDA device is available" if CUDA_BUILT else "has no CUDA engine .*LWC_PYTHON_CUDA=ON"
     k, v = [bytes(16)], [bytes(16)]
     with pytest.raises(RuntimeError, match=why):
         lwc.batch.encrypt("ascon-aead128", k, v, [b"x"], device="cuda")
@@ -134,7 +136,7 @@ def test_cuda_refuses_the_cpu_engine_options():
         lwc.batch.hash("ascon-hash256", [b"x"], device="cuda", backend="portable")
 
 
-@pytest.mark.skipif(not CUDA_BUILT, reason="this build of lwc has no CUDA engine")
+@pytest.mark.skipif(not CUDA_BUILT, reason="this installation of lwc has no CUDA engine")
 def test_algorithms_the_cuda_engine_does_not_run_are_value_errors():
     missing = [n for n in lwc.batch.algorithms() if n not in lwc.batch.cuda_algorithms()]
     if not missing:
@@ -147,7 +149,7 @@ def test_algorithms_the_cuda_engine_does_not_run_are_value_errors():
             lwc.batch.hash(a.name, [b"x"], device="cuda")
 
 
-@pytest.mark.skipif(not CUDA_BUILT, reason="this build of lwc has no CUDA engine")
+@pytest.mark.skipif(not CUDA_BUILT, reason="this installation of lwc has no CUDA engine")
 @without_gpu
 def test_extension_glue_passes_the_engines_argument_checks():
     # lwc::cuda checks every size before it looks for a GPU: arguments it accepts end in the
@@ -177,17 +179,17 @@ def test_extension_glue_passes_the_engines_argument_checks():
     span = dict(keys=(64, 32), nonces=(64, 32), data=(64, 5), offsets=(64, 3), ad=(0, 0), ad_offsets=(0, 0),
                 second_keys=(0, 0), out=(64, 5), tags=(64, 32), ok=(0, 0), tag_len=16, stream=0)
     with no_device:
-        _lwc._cuda_aead_async(False, "ascon-aead128", **span)
+        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", **span)
     with no_device:
-        _lwc._cuda_aead_async(True, "ascon-aead128", **{**span, "ok": (64, 2)})
+        CUDA_MODULE._cuda_aead_async(True, "ascon-aead128", **{**span, "ok": (64, 2)})
     with pytest.raises(ValueError, match="ok flags: 2 needed, got 1"):
-        _lwc._cuda_aead_async(True, "ascon-aead128", **{**span, "ok": (64, 1)})
+        CUDA_MODULE._cuda_aead_async(True, "ascon-aead128", **{**span, "ok": (64, 1)})
     with pytest.raises(ValueError, match="tags must be 32 bytes, got 31"):
-        _lwc._cuda_aead_async(False, "ascon-aead128", **{**span, "tags": (64, 31)})
+        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", **{**span, "tags": (64, 31)})
     with no_device:
-        _lwc._cuda_hash_async("ascon-xof128", data=(64, 5), offsets=(64, 3), out=(64, 14), out_len=7, stream=0)
+        CUDA_MODULE._cuda_hash_async("ascon-xof128", data=(64, 5), offsets=(64, 3), out=(64, 14), out_len=7, stream=0)
     with pytest.raises(ValueError, match="output buffer must be 14 bytes"):
-        _lwc._cuda_hash_async("ascon-xof128", data=(64, 5), offsets=(64, 3), out=(64, 13), out_len=7, stream=0)
+        CUDA_MODULE._cuda_hash_async("ascon-xof128", data=(64, 5), offsets=(64, 3), out=(64, 13), out_len=7, stream=0)
 
 
 # ---- detached tags (every device) ----------------------------------------------------------------
@@ -369,14 +371,14 @@ class CpuEngine:
         self.check_with_real_glue = CUDA_BUILT and not lwc.batch.cuda_available()
 
     def real_glue_accepts(self, name):
-        return self.check_with_real_glue and name in lwc.batch.cuda_algorithms()
+        return self.check_with_real_glue and name in CUDA_MODULE._cuda_algorithms()
 
     def _cuda_aead_async(self, decrypt, name, *, keys, nonces, data, offsets, ad, ad_offsets, second_keys,
                          out, tags, ok, tag_len, stream):
         self.calls += 1
         if self.real_glue_accepts(name):
             with pytest.raises(RuntimeError, match="no CUDA device"):
-                _lwc._cuda_aead_async(decrypt, name, keys=keys, nonces=nonces, data=data, offsets=offsets, ad=ad,
+                CUDA_MODULE._cuda_aead_async(decrypt, name, keys=keys, nonces=nonces, data=data, offsets=offsets, ad=ad,
                                       ad_offsets=ad_offsets, second_keys=second_keys, out=out, tags=tags, ok=ok,
                                       tag_len=tag_len, stream=stream)
         a = REGISTRY[name]
@@ -402,7 +404,7 @@ class CpuEngine:
         self.calls += 1
         if self.real_glue_accepts(name):
             with pytest.raises(RuntimeError, match="no CUDA device"):
-                _lwc._cuda_hash_async(name, data=data, offsets=offsets, out=out, out_len=out_len, stream=stream)
+                CUDA_MODULE._cuda_hash_async(name, data=data, offsets=offsets, out=out, out_len=out_len, stream=stream)
         msgs, _ = packed_of(data, offsets)
         digests = lwc.batch.hash(name, msgs, length=None if REGISTRY[name].max_output_size else out_len)
         host_memory(out)[:] = np.frombuffer(b"".join(digests), np.uint8)
@@ -413,7 +415,7 @@ def emulated_gpu(monkeypatch):
     """lwc.batch's CUDA-array path with NumpyPosingAsDevice and CpuEngine in place of a GPU."""
     engine = CpuEngine()
     monkeypatch.setattr(_cuda_arrays, "_library_of", lambda messages: NumpyPosingAsDevice())
-    monkeypatch.setattr(_cuda_arrays, "_lwc", engine)
+    monkeypatch.setattr(_cuda_arrays, "engine", lambda: engine)
     monkeypatch.setattr(lwc.batch, "_require_cuda", lambda name, threads, backend: None)
     return engine
 

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+# The Python package as users get it: a wheel per supported CPython (pip wheel ., no CUDA),
+# each installed into a fresh virtual environment of its own Python, which then runs a fast
+# subset of tests/python (KATs through the API, the API surface, batch, stream, Arrow, the
+# packaging checks). Stage 40 runs the whole suite on one version.
+#
+# LWC_PY_MATRIX=full tests every supported version; the default tests the oldest and the newest
+# (stage 40 covers the default python3). LWC_PY_VERSIONS="3.10 3.12" names them instead.
+# Interpreters are found as pythonX.Y on PATH or under pyenv's versions folder.
+#
+# The library's objects do not depend on the Python version: with ccache (installed when
+# missing, shared with stage 40 in build/py-ccache) each wheel after the first compiles only
+# the extension's own units and nanobind.
+set -euo pipefail
+all_versions="3.9 3.10 3.11 3.12 3.13"
+case "${LWC_PY_MATRIX:-default}" in
+  full) versions=$all_versions ;;
+  default) versions="3.9 3.13" ;;
+  *) echo "LWC_PY_MATRIX must be 'full' or 'default'" >&2; exit 2 ;;
+esac
+versions=${LWC_PY_VERSIONS:-$versions}
+work=build/py-wheels
+dist=$work/dist
+rm -rf "$work/venv-"* "$dist"
+mkdir -p "$dist"
+
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+if ! command -v ccache >/dev/null; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq ccache >/dev/null ||
+    echo "WARNING: ccache could not be installed; every wheel compiles the whole library" >&2
+fi
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/py-ccache} CCACHE_BASEDIR=$PWD CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-2G}
+  launcher=(-C cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
+interpreter() {
+  local v=$1 p
+  if p=$(command -v "python$v"); then echo "$p"; return; fi
+  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python"$v"; do
+    [ -x "$p" ] && { echo "$p"; return; }
+  done
+  return 1
+}
+
+# The fast subset: well under a minute per version on 2 cores.
+subset=(tests/python/test_kat.py tests/python/test_api.py tests/python/test_batch.py
+        tests/python/test_stream.py tests/python/test_arrow.py tests/python/test_packaging.py)
+
+for v in $versions; do
+  t0=$SECONDS
+  py=$(interpreter "$v") || { echo "Python $v not found (PATH or pyenv); it is a supported version" >&2; exit 1; }
+  venv=$work/venv-$v
+  "$py" -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --upgrade pip
+  CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-$(nproc)} "$venv/bin/python" -m pip wheel --quiet --no-deps \
+    -w "$dist" -C "build-dir=$work/build-$v" "${launcher[@]}" .
+  tag=cp${v/./}
+  wheel=$(ls "$dist"/lwc_crypto-*-"$tag"-*.whl)
+  "$venv/bin/python" -m pip install --quiet "$wheel" pytest hypothesis numpy
+  if ! "$venv/bin/python" -m pip install --quiet "pyarrow>=14"; then
+    echo "NOTE: no pyarrow for Python $v; its Arrow tests are skipped" >&2
+  fi
+  # From a folder outside the source tree, so that the installed wheel is what is imported.
+  (cd "$work" && "$venv/bin/python" -m pytest "${subset[@]/#/$OLDPWD/}" -p no:cacheprovider -q \
+    --rootdir "$OLDPWD") | tail -n 3
+  echo "Python $v: $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB), $((SECONDS - t0)) s"
+done
