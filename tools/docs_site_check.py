@@ -34,7 +34,7 @@ from pathlib import Path
 
 PAGES = [
     ("index", "index.html"),
-    ("api-cpp", "_generated/reference/cpp.html"),
+    ("api-cpp", "_generated/reference/cpp-registry.html"),
     ("api-c", "_generated/reference/c-lwc.html"),
     ("api-python", "reference/python.html"),
     ("api-csharp", "_generated/reference/csharp.html"),

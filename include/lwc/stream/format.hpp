@@ -83,6 +83,7 @@ class error : public std::runtime_error {
  public:
   // An error of kind `code` whose message is `what`.
   error(errc code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  // The kind of failure.
   errc code() const noexcept { return code_; }
   // True for the failures that mean "this input is not an authentic stream for this key".
   bool is_integrity_failure() const noexcept {
