@@ -438,33 +438,30 @@ struct sponge_family {
     }
   }
 
-  // The group's initial states: the sponge's constant one, or a MAC's (IV, key; p^12)
-  // computed for the whole group at once.
+  // A MAC's initial states (IV, key; p^12), computed for the whole group at once.
   void start(states& pool, const sponge_desc* jobs, size_t m) {
-    if constexpr (keyed) {
-      for (size_t i = 0; i < N; ++i) {
-        const bool job = i < m;
-        pool[0][i] = Params::iv;
-        pool[1][i] = job ? load_word<be>(jobs[i].key) : 0;
-        pool[2][i] = job ? load_word<be>(jobs[i].key + 8) : 0;
-      }
-      permute_array<12, V>(pool);
-    } else {
-      for (size_t i = 0; i < m; ++i)
-        for (size_t w = 0; w < 5; ++w) pool[w][i] = initial.x[w];
+    for (size_t i = 0; i < N; ++i) {
+      const bool job = i < m;
+      pool[0][i] = Params::iv;
+      pool[1][i] = job ? load_word<be>(jobs[i].key) : 0;
+      pool[2][i] = job ? load_word<be>(jobs[i].key + 8) : 0;
     }
+    permute_array<12, V>(pool);
+  }
+  // The sponge's constant initial state.
+  void start_one(states& lanes, size_t j, const sponge_desc&)
+    requires(!keyed)
+  {
+    for (size_t w = 0; w < 5; ++w) lanes[w][j] = initial.x[w];
   }
 
-  // The last output block of each queued job, from its state.
-  void finish(states& fin, const sponge_desc* jobs, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-      const sponge_desc& d = jobs[i];
-      if (d.out_len == 0) continue;
-      const size_t done = out_rate * (out_blocks(d.out_len) - 1);
-      for (size_t w = 0; w < WO && done + 8 * w < d.out_len; ++w) {
-        const size_t b = d.out_len - done - 8 * w;
-        store_partial<be>(d.out + done + 8 * w, fin[w][i], b < 8 ? b : 8);
-      }
+  // The last output block of the job leaving lane j, from its state.
+  void finish_one(const states& lanes, size_t j, const sponge_desc& d) {
+    if (d.out_len == 0) return;
+    const size_t done = out_rate * (out_blocks(d.out_len) - 1);
+    for (size_t w = 0; w < WO && done + 8 * w < d.out_len; ++w) {
+      const size_t b = d.out_len - done - 8 * w;
+      store_partial<be>(d.out + done + 8 * w, lanes[w][j], b < 8 ? b : 8);
     }
   }
 

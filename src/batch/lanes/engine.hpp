@@ -4,7 +4,8 @@
 // family's start step), keeps the started states in a pool that refills the lanes, runs the
 // lanes under the scheduler (scheduler.hpp: a run of steps, then the lanes whose job has no
 // full step left are spilled, queued and refilled), finishes the queued jobs V::lanes at a time
-// (the family's finish step), and then writes each tag or checks it in constant time, zeroing a
+// (the family's finish step; families whose start or end needs no vectors skip the pool or the
+// queue: start_one, finish_one), and then writes each tag or checks it in constant time, zeroing a
 // rejected plaintext by a mask. It wipes every state, staging area and tag it held. Included
 // inside the backend's namespace (lane_kernels.hpp).
 //
@@ -29,6 +30,12 @@
 //   void finish(states& s, const desc* jobs, size_t n, u8 (&tags)[N][tag_bytes])
 //       the queued jobs' last partial block and their tags (AEAD), or their outputs (sponge)
 // and may add:
+//   void start_one(states& s, size_t j, const desc& d)
+//       job d's start written straight into lane j, for a start that needs no work on the
+//       whole vectors (a constant state): the engine then keeps no pool of started states
+//   void finish_one(const states& s, size_t j, const desc& d)
+//       sponge only: job d's output straight from lane j's state, for an end that needs no
+//       work on the whole vectors: the engine then keeps no finish queue
 //   static u64 lane_steps(const desc& d)
 //       the steps job d takes in the lanes, where not all of its input's full blocks
 //   bool enter(size_t j, const desc& d, cursors& c, bool first)
@@ -62,17 +69,27 @@ namespace lwc::simd::LWC_SIMD_NS::eng {
 // values), records the verdict, and ANDs the plaintext with the verdict's mask, so that a
 // rejected plaintext is zeroed without a branch on the verdict: the verdict is public, but it
 // comes from the key, and a branch on it is what the constant-time check flags.
+// Eight bytes at a time, then the rest: a copy or compare of a run-time length byte by byte
+// (or through a memcpy call) costs a job of 64 bytes several percent.
 template <bool Decrypt>
 LWC_SIMD_INLINE void settle_tag(const aead_task& t, const aead_desc& d, const u8* tag) {
   const size_t len = t.tag_len;
+  size_t b = 0;
   if constexpr (Decrypt) {
-    u32 diff = 0;
-    for (size_t b = 0; b < len; ++b) diff |= static_cast<u32>(tag[b] ^ d.tag[b]);
-    const u8 ok = static_cast<u8>(((diff - 1) >> 8) & 1);  // 1 exactly when diff == 0
+    u64 diff = 0;
+    for (; b + 8 <= len; b += 8) {
+      u64 mine, theirs;
+      std::memcpy(&mine, tag + b, 8);
+      std::memcpy(&theirs, d.tag + b, 8);
+      diff |= mine ^ theirs;
+    }
+    for (; b < len; ++b) diff |= static_cast<u64>(tag[b] ^ d.tag[b]);
+    const u8 ok = static_cast<u8>(((diff | (0 - diff)) >> 63) ^ 1);  // 1 exactly when diff == 0
     t.ok[d.index] = ok;
     keep_or_zero(d.out, d.len, static_cast<u8>(0 - ok));
   } else {
-    std::memcpy(d.tag, tag, len);
+    for (; b + 8 <= len; b += 8) std::memcpy(d.tag + b, tag + b, 8);
+    for (; b < len; ++b) d.tag[b] = tag[b];
   }
 }
 
@@ -102,6 +119,14 @@ class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
   static_assert(rows >= words && std::extent_v<states, 1> == N);
   static constexpr size_t rate = F::rate;
   static constexpr size_t out_rate = F::out_rate;
+  // Each job put straight into its lane and taken straight out of it: every job of a sponge
+  // with a constant start would otherwise make two extra copies of its state (pool, queue),
+  // a cost that shows with short messages (docs/performance-batch.md, "The group lane
+  // engine").
+  static constexpr bool starts_alone =
+      requires(F f, states& s, const desc& d) { f.start_one(s, size_t{0}, d); };
+  static constexpr bool finishes_alone =
+      !aead && requires(F f, const states& s, const desc& d) { f.finish_one(s, size_t{0}, d); };
 
  public:
   using cursors = lane_cursors<N, rate, (out_rate != 0 ? out_rate : rate)>;
@@ -143,7 +168,8 @@ class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
     if constexpr (requires { fam_.after_refills(x_, spill_); }) fam_.after_refills(x_, spill_);
   }
   void end() {
-    if (fin_n_ != 0) finish_group();
+    if constexpr (!finishes_alone)
+      if (fin_n_ != 0) finish_group();
   }
 
   // The state in local vectors for the run: stores through the lanes' byte pointers may alias
@@ -194,7 +220,9 @@ class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
         return;
       }
       const size_t p = pool_i_++;
-      for (size_t w = 0; w < rows; ++w) spill_[w][j] = pool_[w][p];
+      if constexpr (starts_alone) fam_.start_one(spill_, j, pool_job_[p]);
+      else
+        for (size_t w = 0; w < rows; ++w) spill_[w][j] = pool_[w][p];
       job_[j] = pool_job_[p];
       if (enter(j, true)) {
         active_ += !busy_[j];
@@ -211,8 +239,10 @@ class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
     const size_t m = t_.claim(t_.claim_ctx, N, &first);
     if (m == 0) return false;
     t_.fetch(t_.ctx, first, m, pool_job_);
-    std::memset(pool_, 0, sizeof pool_);
-    fam_.start(pool_, pool_job_, m);
+    if constexpr (!starts_alone) {
+      std::memset(pool_, 0, sizeof pool_);
+      fam_.start(pool_, pool_job_, m);
+    }
     pool_n_ = m;
     pool_i_ = 0;
     return true;
@@ -220,11 +250,16 @@ class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
 
   // Lane j's job has no full step left (its state in spill_): queue it.
   void finish_lane(size_t j) {
-    const size_t q = fin_n_;
-    for (size_t w = 0; w < rows; ++w) fin_[w][q] = spill_[w][j];
-    fin_job_[q] = job_[j];
-    if constexpr (requires { fam_.queued(fin_, q, j, job_[j]); }) fam_.queued(fin_, q, j, job_[j]);
-    if (++fin_n_ == N) finish_group();
+    if constexpr (finishes_alone) {
+      fam_.finish_one(spill_, j, job_[j]);
+    } else {
+      const size_t q = fin_n_;
+      for (size_t w = 0; w < rows; ++w) fin_[w][q] = spill_[w][j];
+      fin_job_[q] = job_[j];
+      if constexpr (requires { fam_.queued(fin_, q, j, job_[j]); })
+        fam_.queued(fin_, q, j, job_[j]);
+      if (++fin_n_ == N) finish_group();
+    }
   }
 
   // The queued jobs' ends, then (AEAD) their tags written or checked.

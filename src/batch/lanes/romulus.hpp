@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include <lwc/romulus/romulus_m.hpp>
 #include <lwc/romulus/romulus_n.hpp>
 #include <lwc/romulus/skinny128_384_plus.hpp>
 
@@ -432,6 +433,53 @@ LWC_SIMD_NOINLINE void build_schedule(schedule<V::lanes>& w, const rows<V::lanes
     build_eight<0, V, V::lanes>(w, q, t2, t3, tk2 != nullptr);
 }
 
+// A padded block as four rows: n < 16 bytes get zeros and n in byte 15.
+inline void padded_rows(const u8* p, size_t n, u32 (&out)[4]) {
+  alignas(8) u8 buf[16] = {};
+  for (size_t b = 0; b < n; ++b) buf[b] = p[b];
+  if (n < 16) buf[15] = static_cast<u8>(n);
+  for (size_t w = 0; w < 4; ++w) out[w] = load_le32(buf + 4 * w);
+  wipe(buf, sizeof buf);
+}
+
+// ---- the message steps --------------------------------------------------------------------
+
+// k message blocks on every lane (x: the four state rows, then the two raw counter words):
+// C = M ^ G(S), S ^= M (or C), then the TBC under the job's fixed round words with the next
+// counter and Domain in TK1. Romulus-N's message blocks, and Romulus-M's second pass.
+template <class V, bool Decrypt, u32 Domain, class Cursors>
+LWC_SIMD_INLINE void rho_steps(V (&x)[6], const schedule<V::lanes>& sched, const u8* const* src,
+                               u8* const* dst, u64 k, const Cursors& cur) {
+  V s[4];
+  for (size_t w = 0; w < 4; ++w) s[w] = x[w];
+  pair<V> c{x[4], x[5]};
+  const V domain = V::set1(Domain << 24);
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+  const bool gfni = ::lwc::batch::detail::cpu_has_gfni_vbmi();
+#else
+  const bool gfni = false;
+#endif
+  const size_t end = k * block_bytes;
+  for (size_t off = 0; off < end; off += block_bytes) {
+    cur.prefetch(off);
+    V in[4], out[4];
+    V::load_blocks(src, off, in);
+    for (size_t w = 0; w < 4; ++w) {
+      const V gs = V::xor3(V::and_(V::template shr<1>(s[w]), V::set1(0x7f7f7f7fu)),
+                           V::and_(s[w], V::set1(0x80808080u)),
+                           V::and_(V::template shl<7>(s[w]), V::set1(0x80808080u)));
+      out[w] = gs ^ in[w];
+      s[w] = s[w] ^ (Decrypt ? out[w] : in[w]);
+    }
+    V::store_blocks(dst, off, out);
+    c = next_counter(c);
+    tbc_fastest<V>(s, sched, pair<V>{c.lo, c.hi ^ domain}, gfni);
+  }
+  for (size_t w = 0; w < 4; ++w) x[w] = s[w];
+  x[4] = c.lo;
+  x[5] = c.hi;
+}
+
 // ---- the engine ---------------------------------------------------------------------------
 
 // The family's part of the lane engine (engine.hpp).
@@ -463,44 +511,7 @@ struct aead_family {
   template <class Cursors>
   LWC_SIMD_INLINE void steps(V (&x)[words], const states& lanes, const u8* const* src,
                              u8* const* dst, u64 k, const Cursors& cur) {
-    V s[4];
-    for (size_t w = 0; w < 4; ++w) s[w] = x[w];
-    pair<V> c{x[4], x[5]};
-    const schedule<N>& sched = schedule_of(lanes);
-    const V domain = V::set1(domain_message << 24);
-#if defined(__AVX512F__) && defined(__AVX512BW__)
-    const bool gfni = ::lwc::batch::detail::cpu_has_gfni_vbmi();
-#else
-    const bool gfni = false;
-#endif
-    const size_t end = k * block_bytes;
-    for (size_t off = 0; off < end; off += block_bytes) {
-      cur.prefetch(off);
-      V in[4], out[4];
-      V::load_blocks(src, off, in);
-      for (size_t w = 0; w < 4; ++w) {
-        const V gs = V::xor3(V::and_(V::template shr<1>(s[w]), V::set1(0x7f7f7f7fu)),
-                             V::and_(s[w], V::set1(0x80808080u)),
-                             V::and_(V::template shl<7>(s[w]), V::set1(0x80808080u)));
-        out[w] = gs ^ in[w];
-        s[w] = s[w] ^ (Decrypt ? out[w] : in[w]);
-      }
-      V::store_blocks(dst, off, out);
-      c = next_counter(c);
-      tbc_fastest<V>(s, sched, pair<V>{c.lo, c.hi ^ domain}, gfni);
-    }
-    for (size_t w = 0; w < 4; ++w) x[w] = s[w];
-    x[4] = c.lo;
-    x[5] = c.hi;
-  }
-
-  // Padded block: n < 16 bytes get zeros and n in byte 15.
-  static void padded_rows(const u8* p, size_t n, u32 (&out)[4]) {
-    alignas(8) u8 buf[16] = {};
-    for (size_t b = 0; b < n; ++b) buf[b] = p[b];
-    if (n < 16) buf[15] = static_cast<u8>(n);
-    for (size_t w = 0; w < 4; ++w) out[w] = load_le32(buf + 4 * w);
-    wipe(buf, sizeof buf);
+    rho_steps<V, Decrypt, domain_message>(x, schedule_of(lanes), src, dst, k, cur);
   }
 
   // The group's start on the whole vectors: the two schedules, the associated data, the nonce
@@ -632,10 +643,229 @@ struct aead_family {
   }
 };
 
+// ---- Romulus-M ----------------------------------------------------------------------------
+
+// Domain bytes of Romulus-M (TK1 byte 7): the MAC's calls over associated data and message,
+// and the encryption keyed by the tag.
+inline constexpr u32 domain_m_ad = 40;
+inline constexpr u32 domain_m_message = 44;
+inline constexpr u32 domain_m_crypt = 36;
+
+// The domain byte of the MAC's final call (the core's romulus_m_domain): whether the
+// associated data and the message end in a full or a partial block, and their block parity.
+inline u32 m_final_domain(size_t ad_len, size_t len) {
+  u32 w = 48;
+  const size_t a = ad_len % 32, x = len % 32;
+  if (ad_len == 0 || (a != 0 && a < 16)) w ^= 2;
+  else if (a == 0) w ^= 8;
+  else if (a > 16) w ^= 10;
+  if (len == 0 || (x != 0 && x < 16)) w ^= 1;
+  else if (x == 0) w ^= 4;
+  else if (x > 16) w ^= 5;
+  return w;
+}
+
+// Padded blocks of a stream, an empty one counting as one zero block.
+inline size_t m_blocks(size_t len) { return len == 0 ? 1 : (len + 15) / 16; }
+
+// Block b of a job's MAC input: the associated data's padded blocks, then the message's (msg:
+// the plaintext, len bytes), an empty stream giving one zero block.
+inline void m_block(const aead_desc& d, const u8* msg, size_t b, u32 (&out)[4]) {
+  const size_t ad_blocks = m_blocks(d.ad_len);
+  const u8* p = b < ad_blocks ? d.ad : msg;
+  const size_t len = b < ad_blocks ? d.ad_len : d.len;
+  const size_t at = 16 * (b < ad_blocks ? b : b - ad_blocks);
+  const size_t left = len - (at < len ? at : len);
+  padded_rows(p + (left != 0 ? at : 0), left < 16 ? left : 16, out);
+}
+
+// Romulus-M's MAC of n jobs on the whole vectors, msg[i] the plaintext of job i: the blocks of
+// associated data and message taken as one sequence, two per call (the first XORed into the
+// state, the second as TK2, expanded with the key for the call), a lone last block XORed in,
+// then the call under the nonce schedule; tag = G(S), as rows. A job with fewer calls than
+// another of its group keeps its state by a lane-wise select.
+template <class V>
+void m_tags(rows<V::lanes>& tag, const aead_desc* jobs, size_t n, const u8* const* msg,
+            const rows<V::lanes>& key, const schedule<V::lanes>& nonce_key) {
+  constexpr size_t N = V::lanes;
+  alignas(64) rows<N> st = {}, data = {};
+  alignas(64) schedule<N> call;
+  alignas(64) u32 tk1[2][N] = {}, keep[N] = {};
+  size_t blocks[N] = {};
+  u64 counter[N];
+  size_t most = 0;
+  for (size_t i = 0; i < N; ++i) {
+    counter[i] = 1;
+    if (i >= n) continue;
+    blocks[i] = m_blocks(jobs[i].ad_len) + m_blocks(jobs[i].len);
+    most = blocks[i] / 2 > most ? blocks[i] / 2 : most;
+  }
+  u32 x[4], t[4];
+  for (size_t p = 0; p < most; ++p) {
+    for (size_t i = 0; i < N; ++i) {
+      keep[i] = 0;
+      if (2 * p + 1 >= blocks[i]) {
+        for (size_t w = 0; w < 4; ++w) data[w][i] = 0;
+        tk1[0][i] = tk1[1][i] = 0;
+        continue;
+      }
+      const aead_desc& d = jobs[i];
+      m_block(d, msg[i], 2 * p, x);
+      m_block(d, msg[i], 2 * p + 1, t);
+      for (size_t w = 0; w < 4; ++w) {
+        st[w][i] ^= x[w];
+        data[w][i] = t[w];
+      }
+      const u32 domain = 2 * p + 1 < m_blocks(d.ad_len) ? domain_m_ad : domain_m_message;
+      counter[i] = next_counter_scalar(counter[i]);
+      tk1[0][i] = static_cast<u32>(counter[i]);
+      tk1[1][i] = static_cast<u32>(counter[i] >> 32) | domain << 24;
+      counter[i] = next_counter_scalar(counter[i]);
+      keep[i] = ~u32{0};
+    }
+    build_schedule<V>(call, &data, key);
+    tbc_array<V>(st, call, tk1, keep);
+  }
+  for (size_t i = 0; i < N; ++i) {
+    keep[i] = ~u32{0};
+    tk1[0][i] = tk1[1][i] = 0;
+    if (i >= n) continue;
+    const aead_desc& d = jobs[i];
+    if (blocks[i] % 2 != 0) {
+      m_block(d, msg[i], blocks[i] - 1, x);
+      for (size_t w = 0; w < 4; ++w) st[w][i] ^= x[w];
+      counter[i] = next_counter_scalar(counter[i]);
+    }
+    tk1[0][i] = static_cast<u32>(counter[i]);
+    tk1[1][i] = static_cast<u32>(counter[i] >> 32) | m_final_domain(d.ad_len, d.len) << 24;
+  }
+  tbc_array<V>(st, nonce_key, tk1, keep);
+  for (size_t w = 0; w < 4; ++w)
+    for (size_t i = 0; i < N; ++i) tag[w][i] = g_row(st[w][i]);
+  wipe(x, sizeof x);
+  wipe(t, sizeof t);
+  wipe(st, sizeof st);
+  wipe(data, sizeof data);
+  wipe(call, sizeof call);
+}
+
+// Romulus-M is two passes over the message, a MAC and then an encryption keyed by its tag
+// (decryption: the other way round). The pass that reads the message whole runs on the
+// group's vectors (encryption: in start, over the plaintext; decryption: in finish, over the
+// plaintext the lanes wrote), the other in the lanes, with Romulus-N's message steps. A group's
+// MAC runs as many calls as its longest job needs, so batches of similar lengths suit it best.
+template <class V, bool Decrypt>
+struct m_family {
+  using vector = V;
+  using word = u32;
+  using task = aead_task;
+  static constexpr size_t N = V::lanes;
+  // As Romulus-N's lanes, then the tag's four rows (encryption: computed at the start).
+  static constexpr size_t words = 6;
+  static constexpr size_t tag_row = words + 2 * rounds;
+  using states = u32[tag_row + 4][N];
+  static constexpr size_t rate = block_bytes, out_rate = block_bytes;
+  static constexpr size_t tag_bytes = romulus_lanes::tag_bytes;
+  static constexpr bool decrypt = Decrypt;
+
+  static LWC_SIMD_INLINE const schedule<N>& schedule_of(const states& s) {
+    return *reinterpret_cast<const schedule<N>*>(&s[words]);
+  }
+  static LWC_SIMD_INLINE schedule<N>& schedule_of(states& s) {
+    return *reinterpret_cast<schedule<N>*>(&s[words]);
+  }
+
+  static u64 lane_steps(const aead_desc& d) { return d.len == 0 ? 0 : (d.len - 1) / block_bytes; }
+
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states& lanes, const u8* const* src,
+                             u8* const* dst, u64 k, const Cursors& cur) {
+    rho_steps<V, Decrypt, domain_m_crypt>(x, schedule_of(lanes), src, dst, k, cur);
+  }
+
+  static void load_key(rows<N>& key, const aead_desc* jobs, size_t n) {
+    for (size_t i = 0; i < N; ++i)
+      for (size_t w = 0; w < 4; ++w) key[w][i] = i < n ? load_le32(jobs[i].key + 4 * w) : 0;
+  }
+
+  // The nonce schedule; encryption: the tag (MAC over associated data and plaintext), which
+  // keys the encryption; decryption: the given tag. Then S = E(1, 36)(T).
+  void start(states& pool, const aead_desc* jobs, size_t m) {
+    alignas(64) rows<N> nonce = {}, key, st = {};
+    alignas(64) u32 tk1[2][N] = {}, keep[N];
+    load_key(key, jobs, m);
+    for (size_t i = 0; i < m; ++i)
+      for (size_t w = 0; w < 4; ++w) nonce[w][i] = load_le32(jobs[i].nonce + 4 * w);
+    build_schedule<V>(schedule_of(pool), &nonce, key);
+    rows<N>& tag = *reinterpret_cast<rows<N>*>(&pool[tag_row]);
+    if constexpr (Decrypt) {
+      for (size_t i = 0; i < m; ++i)
+        for (size_t w = 0; w < 4; ++w) tag[w][i] = load_le32(jobs[i].tag + 4 * w);
+    } else {
+      const u8* msg[N];
+      for (size_t i = 0; i < m; ++i) msg[i] = jobs[i].in;
+      m_tags<V>(tag, jobs, m, msg, key, schedule_of(pool));
+    }
+    for (size_t i = 0; i < N; ++i) {
+      keep[i] = ~u32{0};
+      tk1[0][i] = 1;
+      tk1[1][i] = domain_m_crypt << 24;
+      for (size_t w = 0; w < 4; ++w) st[w][i] = tag[w][i];
+    }
+    tbc_array<V>(st, schedule_of(pool), tk1, keep);
+    for (size_t i = 0; i < N; ++i) {
+      for (size_t w = 0; w < 4; ++w) pool[w][i] = st[w][i];
+      pool[4][i] = 1;  // the counter of the first message call
+      pool[5][i] = 0;
+    }
+    wipe(nonce, sizeof nonce);
+    wipe(key, sizeof key);
+    wipe(st, sizeof st);
+  }
+
+  // The queued jobs' last blocks (out = in ^ G(S), no call after them); their tags: the one
+  // computed at the start, or (decryption) the MAC over the plaintext now complete.
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
+    for (size_t i = 0; i < n; ++i) {
+      const aead_desc& d = jobs[i];
+      if (d.len == 0) continue;
+      const size_t at = (d.len - 1) / block_bytes * block_bytes, r = d.len - at;
+      u32 x[4];
+      alignas(8) u8 y[16];
+      padded_rows(d.in + at, r, x);
+      for (size_t w = 0; w < 4; ++w) store_le32(y + 4 * w, g_row(fin[w][i]) ^ x[w]);
+      for (size_t b = 0; b < r; ++b) d.out[at + b] = y[b];
+      wipe(x, sizeof x);
+      wipe(y, sizeof y);
+    }
+    const rows<N>* tag = reinterpret_cast<const rows<N>*>(&fin[tag_row]);
+    alignas(64) rows<N> macs;
+    if constexpr (Decrypt) {
+      alignas(64) rows<N> key;
+      const u8* msg[N];
+      for (size_t i = 0; i < n; ++i) msg[i] = jobs[i].out;
+      load_key(key, jobs, n);
+      m_tags<V>(macs, jobs, n, msg, key, schedule_of(fin));
+      wipe(key, sizeof key);
+      tag = &macs;
+    }
+    for (size_t i = 0; i < n; ++i)
+      for (size_t w = 0; w < 4; ++w) store_le32(tags[i] + 4 * w, (*tag)[w][i]);
+    wipe(macs, sizeof macs);
+  }
+};
+
 struct aead_lanes {
   template <lane_vector32 V>
   static void aead(const aead_task& t) {
     run_aead_lanes<aead_family<V, false>, aead_family<V, true>>(t);
+  }
+};
+
+struct m_lanes {
+  template <lane_vector32 V>
+  static void aead(const aead_task& t) {
+    run_aead_lanes<m_family<V, false>, m_family<V, true>>(t);
   }
 };
 
@@ -644,5 +874,6 @@ struct aead_lanes {
 namespace lwc::simd::LWC_SIMD_NS::eng {
 
 template <> struct lane_kernel<lwc::romulus::romulus_n> : romulus_lanes::aead_lanes {};
+template <> struct lane_kernel<lwc::romulus::romulus_m> : romulus_lanes::m_lanes {};
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng
