@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// The driver of matrix.py: one family's lwc algorithms built by several compilers and flag
+// sets, timed in one process against the anchors (the designers' code, rweather/lwc-finalists).
+// The generated matrix_sides.inc declares the entry points and fills two tables:
+//   algorithms[]       name, AEAD or hash, key / nonce / tag bytes or digest bytes
+//   implementations[]  label, anchor or lwc, which algorithm, its entry points
+// The lwc builds come first; the first one of an algorithm is its reference.
+//
+// Every implementation is first run against the reference on random inputs (one that gives
+// different bytes is reported and the program fails). Then, for each operation and size, every
+// repetition times all implementations of the algorithm once in a fresh random order, each for
+// about --min-ms of CPU time of this thread (robust to other processes taking the core away).
+// Output: one JSON object on stdout, every repetition's rate of every implementation.
+#include <time.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using u8 = unsigned char;
+using ull = unsigned long long;
+using encrypt_fn = int (*)(u8*, ull*, const u8*, ull, const u8*, ull, const u8*, const u8*,
+                           const u8*);
+using decrypt_fn = int (*)(u8*, ull*, u8*, const u8*, ull, const u8*, ull, const u8*, const u8*);
+using hash_fn = int (*)(u8*, const u8*, ull);
+
+namespace {
+
+struct algorithm {
+  const char* name;
+  bool is_aead;
+  std::size_t key_size, nonce_size, tag_size;  // AEAD
+  std::size_t digest_size;                     // hash: the bytes crypto_hash writes
+};
+
+struct implementation {
+  const char* label;
+  bool is_anchor;
+  std::size_t algorithm;  // index into algorithms[]
+  encrypt_fn encrypt;
+  decrypt_fn decrypt;
+  hash_fn hash;
+};
+
+}  // namespace
+
+#include "matrix_sides.inc"
+
+namespace {
+
+constexpr std::size_t ad_size = 32;
+std::vector<std::size_t> sizes = {64, 256, 1024, 4096, 16384, 65536};
+
+std::vector<u8> random_bytes(std::mt19937_64& rng, std::size_t n) {
+  std::vector<u8> v(n);
+  for (auto& b : v) b = static_cast<u8>(rng());
+  return v;
+}
+
+// Empty when b computes what ref computes on random inputs of every length up to 200 bytes
+// (AD 0..40) and at 1000 and 5000 bytes.
+std::string disagreement(const implementation& b, const implementation& ref,
+                         const algorithm& alg) {
+  std::mt19937_64 rng(0x6173636f6e6d6174);
+  std::vector<std::size_t> lens;
+  for (std::size_t n = 0; n <= 200; ++n) lens.push_back(n);
+  lens.push_back(1000);
+  lens.push_back(5000);
+  for (std::size_t n : lens) {
+    const std::string at = " at " + std::to_string(n) + " bytes";
+    const auto msg = random_bytes(rng, n);
+    if (!alg.is_aead) {
+      std::vector<u8> want(alg.digest_size), got(alg.digest_size);
+      ref.hash(want.data(), msg.data(), n);
+      b.hash(got.data(), msg.data(), n);
+      if (got != want) return "hash differs" + at;
+      continue;
+    }
+    const auto key = random_bytes(rng, alg.key_size), nonce = random_bytes(rng, alg.nonce_size),
+               ad = random_bytes(rng, n % 41);
+    std::vector<u8> want(n + alg.tag_size), got(n + alg.tag_size), back(n + 1);
+    ull len = 0;
+    ref.encrypt(want.data(), &len, msg.data(), n, ad.data(), ad.size(), nullptr, nonce.data(),
+                key.data());
+    b.encrypt(got.data(), &len, msg.data(), n, ad.data(), ad.size(), nullptr, nonce.data(),
+              key.data());
+    if (len != n + alg.tag_size || got != want) return "encrypt differs" + at;
+    if (b.decrypt(back.data(), &len, nullptr, want.data(), want.size(), ad.data(), ad.size(),
+                  nonce.data(), key.data()) != 0 ||
+        len != n || std::memcmp(back.data(), msg.data(), n) != 0)
+      return "decrypt fails" + at;
+    want[n % want.size()] ^= 1;
+    if (b.decrypt(back.data(), &len, nullptr, want.data(), want.size(), ad.data(), ad.size(),
+                  nonce.data(), key.data()) == 0)
+      return "decrypt accepts a forgery" + at;
+  }
+  return {};
+}
+
+double thread_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+struct inputs {
+  std::vector<u8> key, nonce, ad, msg, ct, out;
+};
+
+enum class operation { encrypt, decrypt, hash };
+
+void run_once(const implementation& b, operation op, std::size_t n, std::size_t tag_size,
+              inputs& in) {
+  ull len = 0;
+  switch (op) {
+    case operation::encrypt:
+      b.encrypt(in.out.data(), &len, in.msg.data(), n, in.ad.data(), ad_size, nullptr,
+                in.nonce.data(), in.key.data());
+      break;
+    case operation::decrypt:
+      b.decrypt(in.out.data(), &len, nullptr, in.ct.data(), n + tag_size, in.ad.data(), ad_size,
+                in.nonce.data(), in.key.data());
+      break;
+    case operation::hash: b.hash(in.out.data(), in.msg.data(), n); break;
+  }
+  asm volatile("" : : "r"(in.out.data()) : "memory");
+}
+
+// Bytes per second of CPU time over `iterations` calls.
+double rate(const implementation& b, operation op, std::size_t n, std::size_t tag_size,
+            inputs& in, std::size_t iterations) {
+  const double t0 = thread_seconds();
+  for (std::size_t i = 0; i < iterations; ++i) run_once(b, op, n, tag_size, in);
+  const double t = thread_seconds() - t0;
+  return static_cast<double>(n) * static_cast<double>(iterations) / t;
+}
+
+bool selected(const std::vector<std::string>& only, const std::string& op_name,
+              const char* alg_name) {
+  if (only.empty()) return true;
+  return std::find_if(only.begin(), only.end(), [&](const std::string& o) {
+           return o == op_name || o == alg_name;
+         }) != only.end();
+}
+
+std::vector<std::string> split(std::string_view list) {
+  std::vector<std::string> items;
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    items.emplace_back(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+  }
+  return items;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int repetitions = 11;
+  double min_seconds = 0.02;
+  std::vector<std::string> only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a.starts_with("--repetitions=")) repetitions = std::atoi(argv[i] + 14);
+    else if (a.starts_with("--min-ms=")) min_seconds = std::atof(argv[i] + 9) / 1000;
+    else if (a.starts_with("--only=")) only = split(a.substr(7));
+    else if (a.starts_with("--sizes=")) {
+      sizes.clear();
+      for (const auto& s : split(a.substr(8))) sizes.push_back(std::strtoull(s.c_str(), nullptr, 10));
+    } else {
+      std::fprintf(stderr,
+                   "usage: %s [--repetitions=N] [--min-ms=MS] [--sizes=N,...] "
+                   "[--only=OPERATION-OR-ALGORITHM,...]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  constexpr std::size_t count = sizeof implementations / sizeof implementations[0];
+  int failures = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto& b = implementations[i];
+    const implementation* ref = nullptr;
+    for (const auto& r : implementations)
+      if (r.algorithm == b.algorithm) { ref = &r; break; }
+    if (ref == &b) continue;
+    const std::string why = disagreement(b, *ref, algorithms[b.algorithm]);
+    std::fprintf(stderr, "check: %-16s %-32s %s\n", algorithms[b.algorithm].name, b.label,
+                 why.empty() ? "agrees" : why.c_str());
+    failures += !why.empty();
+  }
+  if (failures) return 1;
+
+  std::mt19937_64 rng(0x6f72646572);
+  std::printf("{\"repetitions\": %d, \"min_ms\": %g, \"results\": [\n", repetitions,
+              min_seconds * 1000);
+  bool first = true;
+  for (std::size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; ++a) {
+    const algorithm& alg = algorithms[a];
+    std::vector<const implementation*> timed;
+    for (const auto& b : implementations)
+      if (b.algorithm == a) timed.push_back(&b);
+    const std::vector<operation> ops =
+        alg.is_aead ? std::vector{operation::encrypt, operation::decrypt}
+                    : std::vector{operation::hash};
+    for (const operation op : ops) {
+      const std::string op_name = std::string(alg.name) + (op == operation::encrypt   ? "-encrypt"
+                                                           : op == operation::decrypt ? "-decrypt"
+                                                                                      : "");
+      if (!selected(only, op_name, alg.name)) continue;
+      for (std::size_t n : sizes) {
+        inputs in{random_bytes(rng, alg.key_size), random_bytes(rng, alg.nonce_size),
+                  random_bytes(rng, ad_size), random_bytes(rng, n), {},
+                  std::vector<u8>(n + 64)};
+        in.ct.resize(n + alg.tag_size);
+        ull len = 0;
+        if (alg.is_aead)
+          timed[0]->encrypt(in.ct.data(), &len, in.msg.data(), n, in.ad.data(), ad_size, nullptr,
+                            in.nonce.data(), in.key.data());
+        // Iterations per timing, from a calibration run of each implementation.
+        std::vector<std::size_t> iterations(timed.size());
+        for (std::size_t b = 0; b < timed.size(); ++b) {
+          std::size_t k = 1;
+          while (static_cast<double>(n) * static_cast<double>(k) /
+                     rate(*timed[b], op, n, alg.tag_size, in, k) <
+                 min_seconds / 4)
+            k *= 2;
+          iterations[b] = k * 4;
+        }
+        std::vector<std::vector<double>> rates(timed.size());
+        std::vector<std::size_t> order(timed.size());
+        for (int r = 0; r < repetitions; ++r) {
+          for (std::size_t b = 0; b < timed.size(); ++b) order[b] = b;
+          std::shuffle(order.begin(), order.end(), rng);
+          for (std::size_t b : order)
+            rates[b].push_back(rate(*timed[b], op, n, alg.tag_size, in, iterations[b]));
+        }
+        for (std::size_t b = 0; b < timed.size(); ++b) {
+          std::printf("%s {\"operation\": \"%s\", \"bytes\": %zu, \"build\": \"%s\", "
+                      "\"anchor\": %s, \"bytes_per_second\": [",
+                      first ? "" : ",\n", op_name.c_str(), n, timed[b]->label,
+                      timed[b]->is_anchor ? "true" : "false");
+          first = false;
+          for (std::size_t r = 0; r < rates[b].size(); ++r)
+            std::printf("%s%.0f", r ? ", " : "", rates[b][r]);
+          std::printf("]}");
+        }
+        std::fflush(stdout);
+      }
+    }
+  }
+  std::printf("\n]}\n");
+  return 0;
+}
