@@ -774,6 +774,10 @@ def _cpp_render(items: list, indent: str, in_class: bool, namespace: list[str],
             directive = "cpp:member"
         head = f"{indent}.. {directive}:: "
         lines.append(head + ("\n" + " " * len(head)).join(e.signature for e in run))
+        # Declarations stay out of the pages' contents: every page's navigation is computed
+        # from every page's entries, and hundreds of declarations made the site's build
+        # half again as slow; a reader finds them on the header's page and in the search.
+        lines.append(f"{indent}   :no-contents-entry:")
         lines.append("")
         body = indent + "   "
         words = []
@@ -786,7 +790,7 @@ def _cpp_render(items: list, indent: str, in_class: bool, namespace: list[str],
             lines += [_rst_text("\n".join(words), body), ""]
         if first.kind in ("enum", "enum-class"):
             for name, comment in first.members:
-                lines += [f"{body}.. cpp:enumerator:: {name}", ""]
+                lines += [f"{body}.. cpp:enumerator:: {name}", f"{body}   :no-contents-entry:", ""]
                 if comment:
                     lines += [_rst_text(comment, body + "   "), ""]
         elif first.kind in ("class", "struct"):
@@ -945,7 +949,8 @@ def cpp_algorithm_classes_page(root: Path) -> str:
     for info, cls in zip(infos, types):
         header, comment = algorithm_class_comment(root, cls) or ("?", "")
         scope, _, short = f"lwc::{cls}".rpartition("::")
-        lines += [f".. cpp:namespace:: {scope}", "", f".. cpp:class:: {short}", ""]
+        lines += [f".. cpp:namespace:: {scope}", "", f".. cpp:class:: {short}",
+                  "   :no-contents-entry:", ""]
         lines += [f"   ``{info.name}`` ({info.kind}, {info.standard}"
                   f"{', legacy' if info.legacy else ''}), ``<lwc/{header}>``.", ""]
         if comment:
