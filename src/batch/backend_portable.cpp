@@ -5,6 +5,9 @@
 // Acorn-128 job by job: the core's BMI2 path beats Acorn in plain 64-bit lanes (about half its
 // speed, docs/performance-acorn-grain.md).
 #define LWC_BATCH_ACORN_JOB_BY_JOB 1
+// Romulus-M job by job: four 32-bit lanes lose to the core's SKINNY code (0.77-0.99x at 64 B to
+// 16 KiB, docs/performance-batch.md).
+#define LWC_BATCH_ROMULUS_M_JOB_BY_JOB 1
 #include "../simd/vec_portable.hpp"
 #include "lane_kernels.hpp"
 

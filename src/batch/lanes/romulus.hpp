@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Romulus-N in lanes, written once over a lane_vector32 type V and instantiated by each backend
-// translation unit inside its own namespace (LWC_SIMD_NS), through lane_kernels.hpp.
+// Romulus-N and Romulus-M in lanes, written once over a lane_vector32 type V and instantiated by
+// each backend translation unit inside its own namespace (LWC_SIMD_NS), through lane_kernels.hpp.
+// Romulus-M's encryption pass is Romulus-N's message step with its own domain; its MAC pass
+// runs on the group's vectors (m_family below).
 //
 // SKINNY-128-384+ is restated here for V as include/lwc/romulus/skinny128_384_plus.hpp computes
 // it: the S-box as logic operations on all cells with the bit order tracked from round to round,
@@ -11,11 +13,11 @@
 // linear maps, the round constants): an inline function of the core compiled in this unit would
 // carry its instruction set out of the backend's namespace.
 //
-// A lane step is one message block of a job: C = M ^ G(S), S ^= M (or C), then the TBC call
-// with the next block counter and domain 0x04 in TK1. The TBC's fixed round words (TK2: the
-// nonce, TK3: the key, and the round constants) are the same for every block of a job and
-// differ per lane: they are expanded once per job into 40 round words (rows 0 and 1) kept in
-// memory lane by lane; the counter (TK1) is stepped beside the rounds. What does not fit that
+// In Romulus-N, a lane step is one message block of a job: C = M ^ G(S), S ^= M (or C), then
+// the TBC call with the next block counter and domain 0x04 in TK1. The TBC's fixed round words
+// (TK2: the nonce, TK3: the key, and the round constants) are the same for every block of a job
+// and differ per lane: they are expanded once per job into 40 round words (rows 0 and 1) kept
+// in memory lane by lane; the counter (TK1) is stepped beside the rounds. What does not fit that
 // step runs in groups of V::lanes jobs on the whole vectors:
 //  - start: the round words of the nonce and key schedule, the associated data two blocks per
 //    TBC call (one XORed into the state, one as TK2, expanded with the key for that call), a
@@ -874,6 +876,10 @@ struct m_lanes {
 namespace lwc::simd::LWC_SIMD_NS::eng {
 
 template <> struct lane_kernel<lwc::romulus::romulus_n> : romulus_lanes::aead_lanes {};
+// The portable backend leaves Romulus-M to the core job by job: its four 32-bit lanes measured
+// slower than the core's SKINNY code on x86 (docs/performance-batch.md).
+#ifndef LWC_BATCH_ROMULUS_M_JOB_BY_JOB
 template <> struct lane_kernel<lwc::romulus::romulus_m> : romulus_lanes::m_lanes {};
+#endif
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng
