@@ -416,6 +416,34 @@ def table(data, before=None):
     return "\n".join(lines)
 
 
+def compact_table(data):
+    """One row per operation, one column per lwc build; a cell lists the ratios at every size
+    (smallest first), and any below 1.0 is in bold."""
+    rows = data["results"]
+    med, reps = indexed(data)
+    ops = list(dict.fromkeys(r["operation"] for r in rows))
+    sizes = sorted({r["bytes"] for r in rows})
+    lwc_builds = list(dict.fromkeys(r["build"] for r in rows if not r["anchor"]))
+    anchor_builds = list(dict.fromkeys(r["build"] for r in rows if r["anchor"]))
+    lines = ["| operation | " + " | ".join(b.removeprefix("lwc ") for b in lwc_builds) + " |",
+             "|---|" + "---:|" * len(lwc_builds)]
+    below, count = [], 0
+    for op in ops:
+        cells = []
+        for b in lwc_builds:
+            ratios = []
+            for n in sizes:
+                r = ratio_cell(reps, med, anchor_builds, op, n, b)
+                count += r != "-"
+                if r != "-" and float(r) < 1.0:
+                    below.append(f"{op} {n} B {b.removeprefix('lwc ')}: {r}")
+                    r = f"**{r}**"
+                ratios.append(r)
+            cells.append(" ".join(ratios))
+        lines.append(f"| {op} | " + " | ".join(cells) + " |")
+    return "\n".join(lines), below, count
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -441,8 +469,15 @@ def main():
     p.add_argument("--save", help="write the results (with the machine information) here")
     p.add_argument("--load", help="print the table of a file written by --save; builds nothing")
     p.add_argument("--before", help="an earlier --save file: cells read 'before -> now'")
+    p.add_argument("--compact", action="store_true",
+                   help="with --load: one row per operation, the ratios at every size in a "
+                        "cell, then the cells below 1.0")
     args = p.parse_args()
     before = json.load(open(args.before)) if args.before else None
+    if args.load and args.compact:
+        text, below, cells = compact_table(json.load(open(args.load)))
+        print(text + f"\n\nCells below 1.0: {len(below)} of {cells}")
+        return 0
     if args.load:
         print(table(json.load(open(args.load)), before))
         return 0
