@@ -6,8 +6,9 @@
 # Needs: Python 3 with venv, the built `lwc` Python package, Mono's mcs (for the C# reference).
 # The Python interpreter: $LWC_DOCS_PYTHON if set; else the test stage's build/py-venv when it
 # has lwc installed (the Sphinx tools are added to it); else build/docs-work/venv, where
-# `pip install .` builds the package (several minutes on 2 cores the first time, then
-# incremental in build/docs-work/skbuild).
+# `pip install ".[dask]"` builds the package with what lwc.arrow and lwc.dask import (the
+# Python reference imports them): several minutes on 2 cores the first time (about an hour
+# on a heavily loaded machine), then incremental in build/docs-work/skbuild.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=build/docs-work
@@ -31,7 +32,7 @@ else
   py=$work/venv/bin/python
   echo "building the lwc Python package into $work/venv"
   CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-$(nproc)} "$py" -m pip install --quiet \
-    -C build-dir="$work/skbuild" -C cmake.define.LWC_ENABLE_CUDA="${LWC_DOCS_CUDA:-OFF}" ".[arrow]"
+    -C build-dir="$work/skbuild" -C cmake.define.LWC_ENABLE_CUDA="${LWC_DOCS_CUDA:-OFF}" ".[dask]"
 fi
 "$py" -m pip install --quiet --disable-pip-version-check -r docs/requirements.txt
 echo "$py" > "$work/python"
