@@ -6,7 +6,7 @@
 #
 # LWC_PY_MATRIX=full tests every supported version; the default tests the oldest and the newest
 # (stage 40 covers the default python3). LWC_PY_VERSIONS="3.10 3.12" names them instead.
-# Interpreters are found as pythonX.Y on PATH or under pyenv's versions folder.
+# Interpreters are found under pyenv's versions folder or as pythonX.Y on PATH.
 #
 # The library's objects do not depend on the Python version: with ccache (installed when
 # missing, shared with stage 40 in build/py-ccache) each wheel after the first compiles only
@@ -36,11 +36,11 @@ if command -v ccache >/dev/null; then
   launcher=(-C cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 
+# pyenv's shims are on PATH but fail for versions that are not selected: each candidate must run.
 interpreter() {
   local v=$1 p
-  if p=$(command -v "python$v"); then echo "$p"; return; fi
-  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python"$v"; do
-    [ -x "$p" ] && { echo "$p"; return; }
+  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python"$v" "$(command -v "python$v")"; do
+    [ -x "$p" ] && "$p" -c 'import sys' 2>/dev/null && { echo "$p"; return; }
   done
   return 1
 }
