@@ -444,6 +444,23 @@ inline void padded_rows(const u8* p, size_t n, u32 (&out)[4]) {
   wipe(buf, sizeof buf);
 }
 
+// A pair of blocks into lane i of a group's call: x XORed into the state, t as TK2 (expanded
+// with the key for the call), the counter and domain in TK1; the counter steps before the call
+// and after it.
+template <size_t N>
+inline void take_pair(rows<N>& st, rows<N>& data, u32 (&tk1)[2][N], u32 (&keep)[N], u64& counter,
+                      size_t i, const u32 (&x)[4], const u32 (&t)[4], u32 domain) {
+  for (size_t w = 0; w < 4; ++w) {
+    st[w][i] ^= x[w];
+    data[w][i] = t[w];
+  }
+  counter = next_counter_scalar(counter);
+  tk1[0][i] = static_cast<u32>(counter);
+  tk1[1][i] = static_cast<u32>(counter >> 32) | domain << 24;
+  counter = next_counter_scalar(counter);
+  keep[i] = ~u32{0};
+}
+
 // ---- the message steps --------------------------------------------------------------------
 
 // k message blocks on every lane (x: the four state rows, then the two raw counter words):
@@ -484,17 +501,19 @@ LWC_SIMD_INLINE void rho_steps(V (&x)[6], const schedule<V::lanes>& sched, const
 
 // ---- the engine ---------------------------------------------------------------------------
 
-// The family's part of the lane engine (engine.hpp).
-template <class V, bool Decrypt>
-struct aead_family {
+// What Romulus-N and Romulus-M's encryption pass share in the lanes: the state, the round
+// words of the nonce schedule beside it, and the message steps under Domain. A lane in the
+// vectors: the four state rows, then the two raw counter words; its fixed round words stay in
+// memory, in the rows after those, then ExtraRows more rows of the family's own.
+template <class V, bool Decrypt, u32 Domain, size_t ExtraRows>
+struct message_lanes {
   using vector = V;
   using word = u32;
   using task = aead_task;
   static constexpr size_t N = V::lanes;
-  // A lane in the vectors: the four state rows, then the two raw counter words; its fixed
-  // round words stay in memory, in the rows after those.
   static constexpr size_t words = 6;
-  using states = u32[words + 2 * rounds][N];
+  static constexpr size_t extra_row = words + 2 * rounds;
+  using states = u32[extra_row + ExtraRows][N];
   static constexpr size_t rate = block_bytes, out_rate = block_bytes;
   static constexpr size_t tag_bytes = romulus_lanes::tag_bytes;
   static constexpr bool decrypt = Decrypt;
@@ -513,8 +532,17 @@ struct aead_family {
   template <class Cursors>
   LWC_SIMD_INLINE void steps(V (&x)[words], const states& lanes, const u8* const* src,
                              u8* const* dst, u64 k, const Cursors& cur) {
-    rho_steps<V, Decrypt, domain_message>(x, schedule_of(lanes), src, dst, k, cur);
+    rho_steps<V, Decrypt, Domain>(x, schedule_of(lanes), src, dst, k, cur);
   }
+};
+
+// The family's part of the lane engine (engine.hpp).
+template <class V, bool Decrypt>
+struct aead_family : message_lanes<V, Decrypt, domain_message, 0> {
+  using base = message_lanes<V, Decrypt, domain_message, 0>;
+  using typename base::states;
+  using base::N;
+  using base::schedule_of;
 
   // The group's start on the whole vectors: the two schedules, the associated data, the nonce
   // call.
@@ -552,17 +580,9 @@ struct aead_family {
         u32 a[4], b[4];
         padded_rows(d.ad + at, 16, a);
         padded_rows(d.ad + at + 16, left < 16 ? left : 16, b);
-        for (size_t w = 0; w < 4; ++w) {
-          st[w][i] ^= a[w];
-          data[w][i] = b[w];
-        }
+        take_pair(st, data, tk1, keep, counter[i], i, a, b, domain_ad_pair);
         wipe(a, sizeof a);
         wipe(b, sizeof b);
-        counter[i] = next_counter_scalar(counter[i]);
-        tk1[0][i] = static_cast<u32>(counter[i]);
-        tk1[1][i] = static_cast<u32>(counter[i] >> 32) | domain_ad_pair << 24;
-        counter[i] = next_counter_scalar(counter[i]);
-        keep[i] = ~u32{0};
       }
       build_schedule<V>(call, &data, key);
       tbc_array<V>(st, call, tk1, keep);
@@ -714,16 +734,8 @@ void m_tags(rows<V::lanes>& tag, const aead_desc* jobs, size_t n, const u8* cons
       const aead_desc& d = jobs[i];
       m_block(d, msg[i], 2 * p, x);
       m_block(d, msg[i], 2 * p + 1, t);
-      for (size_t w = 0; w < 4; ++w) {
-        st[w][i] ^= x[w];
-        data[w][i] = t[w];
-      }
       const u32 domain = 2 * p + 1 < m_blocks(d.ad_len) ? domain_m_ad : domain_m_message;
-      counter[i] = next_counter_scalar(counter[i]);
-      tk1[0][i] = static_cast<u32>(counter[i]);
-      tk1[1][i] = static_cast<u32>(counter[i] >> 32) | domain << 24;
-      counter[i] = next_counter_scalar(counter[i]);
-      keep[i] = ~u32{0};
+      take_pair(st, data, tk1, keep, counter[i], i, x, t, domain);
     }
     build_schedule<V>(call, &data, key);
     tbc_array<V>(st, call, tk1, keep);
@@ -757,33 +769,14 @@ void m_tags(rows<V::lanes>& tag, const aead_desc* jobs, size_t n, const u8* cons
 // plaintext the lanes wrote), the other in the lanes, with Romulus-N's message steps. A group's
 // MAC runs as many calls as its longest job needs, so batches of similar lengths suit it best.
 template <class V, bool Decrypt>
-struct m_family {
-  using vector = V;
-  using word = u32;
-  using task = aead_task;
-  static constexpr size_t N = V::lanes;
-  // As Romulus-N's lanes, then the tag's four rows (encryption: computed at the start).
-  static constexpr size_t words = 6;
-  static constexpr size_t tag_row = words + 2 * rounds;
-  using states = u32[tag_row + 4][N];
-  static constexpr size_t rate = block_bytes, out_rate = block_bytes;
-  static constexpr size_t tag_bytes = romulus_lanes::tag_bytes;
-  static constexpr bool decrypt = Decrypt;
-
-  static LWC_SIMD_INLINE const schedule<N>& schedule_of(const states& s) {
-    return *reinterpret_cast<const schedule<N>*>(&s[words]);
-  }
-  static LWC_SIMD_INLINE schedule<N>& schedule_of(states& s) {
-    return *reinterpret_cast<schedule<N>*>(&s[words]);
-  }
-
-  static u64 lane_steps(const aead_desc& d) { return d.len == 0 ? 0 : (d.len - 1) / block_bytes; }
-
-  template <class Cursors>
-  LWC_SIMD_INLINE void steps(V (&x)[words], const states& lanes, const u8* const* src,
-                             u8* const* dst, u64 k, const Cursors& cur) {
-    rho_steps<V, Decrypt, domain_m_crypt>(x, schedule_of(lanes), src, dst, k, cur);
-  }
+struct m_family : message_lanes<V, Decrypt, domain_m_crypt, 4> {
+  using base = message_lanes<V, Decrypt, domain_m_crypt, 4>;
+  using typename base::states;
+  using base::N;
+  using base::schedule_of;
+  using base::tag_bytes;
+  // The tag's four rows (encryption: computed at the start) after the round words.
+  static constexpr size_t tag_row = base::extra_row;
 
   static void load_key(rows<N>& key, const aead_desc* jobs, size_t n) {
     for (size_t i = 0; i < N; ++i)
