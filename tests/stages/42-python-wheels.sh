@@ -19,7 +19,7 @@ case "${LWC_PY_MATRIX:-default}" in
   *) echo "LWC_PY_MATRIX must be 'full' or 'default'" >&2; exit 2 ;;
 esac
 versions=${LWC_PY_VERSIONS:-$versions}
-work=build/py-wheels
+work=$PWD/build/py-wheels
 dist=$work/dist
 rm -rf "$work/venv-"* "$dist"
 mkdir -p "$dist"
@@ -65,6 +65,6 @@ for v in $versions; do
   fi
   # From a folder outside the source tree, so that the installed wheel is what is imported.
   (cd "$work" && "$venv/bin/python" -m pytest "${subset[@]/#/$OLDPWD/}" -p no:cacheprovider -q \
-    --rootdir "$OLDPWD") | tail -n 3
+    --rootdir "$OLDPWD" -rs) | tail -n 6
   echo "Python $v: $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB), $((SECONDS - t0)) s"
 done
