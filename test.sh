@@ -22,3 +22,4 @@ for stage in tests/stages/*.sh; do
   echo "=== stage $(basename "$stage" .sh): $((SECONDS - t0)) s"
 done
 echo "=== all stages passed in $((SECONDS - start)) s"
+if [ -n "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then ccache --show-stats | grep -E 'Hits|Misses' || true; fi
