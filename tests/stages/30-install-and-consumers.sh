@@ -2,6 +2,7 @@
 # Installs lwc into a scratch prefix and builds three consumers against it: find_package,
 # add_subdirectory and pkg-config (plain C). Also checks that the C ABI exports only lwc_*.
 set -euo pipefail
+source tools/cmake-generator.sh
 root=$(pwd)
 prefix=$root/build/ci-prefix
 rm -rf "$prefix" build/ci-consumer-*
@@ -14,12 +15,14 @@ LD_LIBRARY_PATH="$prefix/lib" ./build/ci-consumer-fp/consumer_c
 ./build/ci-consumer-fp/consumer_batch
 if [ -x build/ci-consumer-fp/consumer_cuda ]; then ./build/ci-consumer-fp/consumer_cuda; fi
 # This checks that lwc builds and links as a subproject. Under test.sh's compiler cache a
-# Release build reuses stage 10's objects (same sources, same flags); without the cache it is
-# built unoptimized (Debug), since optimizing the engines again tripled the time (188 s of CPU
-# against 55).
+# Release build reuses stage 10's objects (same sources, same flags; with Ninja, as stage 10:
+# ccache missed every object of a Makefile build, whose compile lines differ); without the cache
+# it is built unoptimized (Debug), since optimizing the engines again tripled the time (188 s
+# of CPU against 55).
 sub_type=Debug
 [ -n "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] && sub_type=Release
-cmake -S tests/consumer/add-subdirectory -B build/ci-consumer-sub -DLWC_SOURCE_DIR="$root" \
+cmake -S tests/consumer/add-subdirectory -B build/ci-consumer-sub $(lwc_generator build/ci-consumer-sub) \
+  -DLWC_SOURCE_DIR="$root" \
   -DCMAKE_BUILD_TYPE=$sub_type -DLWC_ENABLE_CUDA=OFF >/dev/null
 cmake --build build/ci-consumer-sub -j"${LWC_JOBS:-$(nproc)}" --target consumer_cpp consumer_c consumer_batch >/dev/null
 ./build/ci-consumer-sub/consumer_cpp
