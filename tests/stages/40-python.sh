@@ -20,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-rm -rf "$venv"
+rm -rf "$venv" build/py-build
 "$py" -m venv "$venv" || {
   # Debian's python3 can import ensurepip yet lack its wheels until python3-venv is installed.
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -42,14 +42,17 @@ else
   echo "NOTE: no nvcc; lwc._lwc_cuda is not built and its tests check the CPU-only install" >&2
 fi
 # ccache, when installed, keeps the compiled objects for stage 42 (the library's units do not
-# depend on the Python version) and for the next run.
-launcher=()
+# depend on the Python version) and for the next run. The build folder sits two levels below
+# the root, as stage 10's does: ccache rewrites the paths under the root relative to the
+# compiler's working folder, so only folders at the same depth share objects (pip's default,
+# a temporary folder outside the tree, shared none).
+build_opts=(-C build-dir=build/py-build)
 if command -v ccache >/dev/null; then
   export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/py-ccache} CCACHE_BASEDIR=$PWD CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-2G}
-  launcher=(-C cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache -C cmake.define.CMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  build_opts+=(-C cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache -C cmake.define.CMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 fi
 CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-$(nproc)} "$venv/bin/python" -m pip install --quiet \
-  "${cuda[@]}" "${launcher[@]}" ".[test]"
+  "${cuda[@]}" "${build_opts[@]}" ".[test]"
 "$venv/bin/python" -m pytest tests/python -p no:cacheprovider -q
 
 # The Python API fuzzer (fuzz/python/fuzz_api.py, atheris): a short smoke run, about 45 s

@@ -9,8 +9,9 @@
 # Interpreters are found under pyenv's versions folder or as pythonX.Y on PATH.
 #
 # The library's objects do not depend on the Python version: with ccache (installed when
-# missing, shared with stage 40 in build/py-ccache) each wheel after the first compiles only
-# the extension's own units and nanobind.
+# missing; test.sh's cache, or build/py-ccache) each wheel compiles only the extension's own
+# units and nanobind. Each wheel's build folder sits two levels below the root, as stage 10's
+# and stage 40's do, so that ccache's relative paths match theirs.
 set -euo pipefail
 all_versions="3.9 3.10 3.11 3.12 3.13"
 case "${LWC_PY_MATRIX:-default}" in
@@ -21,7 +22,7 @@ esac
 versions=${LWC_PY_VERSIONS:-$versions}
 work=$PWD/build/py-wheels
 dist=$work/dist
-rm -rf "$work/venv-"* "$dist"
+rm -rf "$work/venv-"* "$dist" "$PWD"/build/py-wheel-*
 mkdir -p "$dist"
 
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -56,7 +57,7 @@ for v in $versions; do
   "$py" -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
   CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-$(nproc)} "$venv/bin/python" -m pip wheel --quiet --no-deps \
-    -w "$dist" -C "build-dir=$work/build-$v" "${launcher[@]}" .
+    -w "$dist" -C "build-dir=build/py-wheel-$v" "${launcher[@]}" .
   tag=cp${v/./}
   wheel=$(ls "$dist"/lwc_crypto-*-"$tag"-*.whl)
   "$venv/bin/python" -m pip install --quiet "$wheel" pytest hypothesis numpy
