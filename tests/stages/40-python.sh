@@ -55,12 +55,12 @@ CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-$(nproc)} "$venv/bin/python" -m pip insta
   "${cuda[@]}" "${build_opts[@]}" ".[test]"
 "$venv/bin/python" -m pytest tests/python -p no:cacheprovider -q
 
-# The Python API fuzzer (fuzz/python/fuzz_api.py, atheris): a short smoke run, about 45 s
+# The Python API fuzzer (fuzz/python/fuzz_api.py, atheris): a short smoke run, 20 s as the C targets'
 # (LWC_PY_FUZZ_SECONDS); docs/TESTING.md gives the long run. atheris ships wheels for the
 # usual CPythons on x86-64 Linux; elsewhere pip builds it with clang.
 if "$venv/bin/python" -m pip install --quiet atheris; then
   fuzz_dir=$(mktemp -d)
-  if ! "$venv/bin/python" fuzz/python/fuzz_api.py -max_total_time="${LWC_PY_FUZZ_SECONDS:-45}" \
+  if ! "$venv/bin/python" fuzz/python/fuzz_api.py -max_total_time="${LWC_PY_FUZZ_SECONDS:-20}" \
       -rss_limit_mb=4096 -print_final_stats=1 "$fuzz_dir" >"$fuzz_dir.log" 2>&1; then
     tail -n 80 "$fuzz_dir.log"
     echo "fuzz/python/fuzz_api.py found a crash or an unexpected exception (above)"
