@@ -40,35 +40,45 @@ registered algorithm appears here under a name derived from its registry name.
 
 from __future__ import annotations
 
+# `import lwc` loads nothing it does not use (typing alone would add a third to its import
+# time): annotations here are strings (the annotations import above) read only by type
+# checkers, which take TYPE_CHECKING as true; the published types are in __init__.pyi.
 import os as _os
-from typing import Any, NamedTuple, Optional
+from collections import namedtuple as _namedtuple
 
 from . import _lwc
 from ._lwc import AEAD, MAC, PRF, XOF, Hash, HashBase, InvalidTag
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Optional
+
 __version__: str = _lwc.__version__
 
-
-class AlgorithmInfo(NamedTuple):
-    """One registry entry: the algorithm's name, kind and sizes in bytes."""
-
-    name: str
-    kind: str  # "aead", "hash", "xof", "cxof", "mac" or "prf"
-    family: str
-    standard: str
-    key_size: int
-    second_key_size: int
-    nonce_size: int
-    tag_size: int
-    min_tag_size: int
-    output_size: int
-    digest_size: int
-    max_output_size: Optional[int]  # None: unbounded
-    max_input_size: Optional[int]  # None: unbounded
-    max_customization_size: int
-    block_size: int
-    python_name: str  # the class or constructor name in this module
-    legacy: bool = False  # superseded by a standard (Ascon v1.2): prefer the standard algorithm
+_ALGORITHM_INFO_FIELDS = {
+    "name": "The registry name, e.g. 'ascon-aead128'.",
+    "kind": '"aead", "hash", "xof", "cxof", "mac" or "prf".',
+    "family": "The algorithm family, e.g. 'ascon'.",
+    "standard": "The specification it follows.",
+    "key_size": "Key size in bytes (0: unkeyed).",
+    "second_key_size": "Second key (nonce masking) size in bytes; 0 when there is none.",
+    "nonce_size": "Nonce size in bytes.",
+    "tag_size": "Full tag size in bytes.",
+    "min_tag_size": "The shortest tag tag_length= accepts, in bytes.",
+    "output_size": "Usual output size in bytes.",
+    "digest_size": "digest_size of the hash object; 0 for extendable output.",
+    "max_output_size": "The largest output in bytes; None: unbounded.",
+    "max_input_size": "The largest input in bytes; None: unbounded.",
+    "max_customization_size": "The longest customization string in bytes.",
+    "block_size": "Rate of the sponge (or block) in bytes.",
+    "python_name": "The class or constructor name in this module.",
+    "legacy": "Superseded by a standard (Ascon v1.2): prefer the standard algorithm.",
+}
+AlgorithmInfo = _namedtuple("AlgorithmInfo", _ALGORITHM_INFO_FIELDS, defaults=(False,))
+AlgorithmInfo.__doc__ = "One registry entry: the algorithm's name, kind and sizes in bytes."
+for _field, _field_doc in _ALGORITHM_INFO_FIELDS.items():
+    getattr(AlgorithmInfo, _field).__doc__ = _field_doc
+del _field, _field_doc
 
 
 _REGISTRY: tuple[AlgorithmInfo, ...] = tuple(AlgorithmInfo(**d) for d in _lwc.registry())
@@ -203,13 +213,15 @@ def _make_class(info: AlgorithmInfo) -> type:
 # One-shot functions (lwc.ascon_hash256_digest(data), lwc.ascon_mac_verify(key, data, tag), ...),
 # created by the extension from the registry next to the classes.
 _ONESHOTS: list[str] = []
+# Absent from the stable-ABI module, whose classes keep CPython's generic construction.
+_fast_constructor = getattr(_lwc, "_fast_constructor", None)
 
 for _info in _REGISTRY:
     _cls = _make_class(_info)
     globals()[_info.python_name] = _cls
     (_AEADS if _info.kind == "aead" else _HASHES)[_info.name] = _cls
-    if _info.kind != "aead":
-        _lwc._fast_constructor(_cls)
+    if _info.kind != "aead" and _fast_constructor is not None:
+        _fast_constructor(_cls)
         for _suffix in ("_digest", "_verify") if _info.key_size else ("_digest",):
             globals()[_info.python_name + _suffix] = getattr(_lwc, _info.python_name + _suffix)
             _ONESHOTS.append(_info.python_name + _suffix)

@@ -54,11 +54,28 @@ tells beforehand. Host and CUDA inputs cannot be mixed in one call
 from __future__ import annotations
 
 import sys as _sys
-from array import array
 from itertools import accumulate
-from typing import Any, Literal, Optional, Tuple
 
-from . import _cuda_arrays, _lwc
+from . import _lwc
+
+# Loaded when first needed, not by `import lwc`: typing (annotations are strings, read by type
+# checkers, which take TYPE_CHECKING as true), the array module (the offsets of messages given
+# as an iterable) and lwc._cuda_arrays (CUDA inputs and the optional CUDA module).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, Optional, Tuple
+
+_cuda_arrays_module = None
+
+
+def _cuda():
+    """lwc._cuda_arrays, imported on first use."""
+    global _cuda_arrays_module
+    if _cuda_arrays_module is None:
+        from . import _cuda_arrays
+        _cuda_arrays_module = _cuda_arrays
+    return _cuda_arrays_module
+
 
 __all__ = ["encrypt", "decrypt", "hash", "algorithms", "backends", "default_backend", "lanes",
            "has_lanes", "cuda_available", "cuda_devices", "cuda_algorithms"]
@@ -99,19 +116,19 @@ def has_lanes(algorithm: str, backend: str) -> bool:
 
 def cuda_available() -> bool:
     """True when lwc's CUDA engine is installed and the CUDA runtime finds a usable GPU."""
-    engine = _cuda_arrays.engine()
+    engine = _cuda().engine()
     return engine is not None and not engine._cuda_unavailable_reason()
 
 
 def cuda_devices() -> list:
     """The usable GPUs, e.g. ['NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)']; [] when there is none."""
-    engine = _cuda_arrays.engine()
+    engine = _cuda().engine()
     return engine._cuda_devices() if engine is not None else []
 
 
 def cuda_algorithms() -> list:
     """Names of the algorithms device="cuda" runs; [] when the CUDA engine is not installed."""
-    engine = _cuda_arrays.engine()
+    engine = _cuda().engine()
     return engine._cuda_algorithms() if engine is not None else []
 
 
@@ -121,9 +138,9 @@ def _on_gpu(device: str, **inputs: Any) -> bool:
         raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
     given = {what: x for what, x in inputs.items() if x is not None}
     for what, x in given.items():
-        if isinstance(x, (list, tuple)) and x and _cuda_arrays.is_cuda_array(x[0]):
+        if isinstance(x, (list, tuple)) and x and _cuda().is_cuda_array(x[0]):
             raise TypeError(f"{what}: a list of CUDA arrays; pass one N x L array on the device instead")
-    on_gpu = [what for what, x in given.items() if _cuda_arrays.is_cuda_array(x)]
+    on_gpu = [what for what, x in given.items() if _cuda().is_cuda_array(x)]
     if on_gpu and len(on_gpu) != len(given):
         in_host = [what for what in given if what not in on_gpu]
         raise TypeError(f"mixed host and device inputs: {', '.join(on_gpu)} on a CUDA device, "
@@ -136,9 +153,9 @@ def _on_gpu(device: str, **inputs: Any) -> bool:
 def _require_cuda(name: str, threads: Optional[int], backend: Optional[str]) -> None:
     if threads is not None or backend is not None:
         raise ValueError("threads= and backend= choose how the CPU engine runs; leave them out with device='cuda'")
-    engine = _cuda_arrays.engine()
+    engine = _cuda().engine()
     if engine is None:
-        raise RuntimeError("device='cuda': " + _cuda_arrays.NOT_INSTALLED)
+        raise RuntimeError("device='cuda': " + _cuda().NOT_INSTALLED)
     if name not in engine._cuda_algorithms():
         raise ValueError(f"the CUDA engine does not run {name!r} (see lwc.batch.cuda_algorithms())")
     reason = engine._cuda_unavailable_reason()
@@ -184,6 +201,8 @@ def _rows(items: Any, what: str) -> Tuple[Any, int]:
     for i, item in enumerate(items):
         _check_bytes_like(item, what, i)
     sizes = [memoryview(item).nbytes for item in items]
+    from array import array
+
     return (b"".join(items), array("q", accumulate(sizes, initial=0))), len(items)
 
 
@@ -306,7 +325,7 @@ def encrypt(name: str, keys: Any, nonces: Any, messages: Any, associated_data: A
                      associated_data=associated_data, second_keys=second_keys)
     info, tag = _aead_setup(name, tag_length, device, threads, backend)
     if on_gpu:
-        return _cuda_arrays.encrypt(name, info, tag, keys, nonces, messages, associated_data,
+        return _cuda().encrypt(name, info, tag, keys, nonces, messages, associated_data,
                                     second_keys, detached)
     if device == "cpu" and not _is_array(messages):
         # Lists: the extension reads every item in place and returns fresh bytes objects.
@@ -337,7 +356,7 @@ def decrypt(name: str, keys: Any, nonces: Any, ciphertexts: Any, associated_data
                      associated_data=associated_data, second_keys=second_keys)
     info, tag = _aead_setup(name, tag_length, device, threads, backend)
     if on_gpu:
-        return _cuda_arrays.decrypt(name, info, tag, keys, nonces, ciphertexts, tags,
+        return _cuda().decrypt(name, info, tag, keys, nonces, ciphertexts, tags,
                                     associated_data, second_keys)
     if device == "cpu" and not _is_array(ciphertexts):
         ciphertexts = _listed(ciphertexts, "ciphertexts")
@@ -390,7 +409,7 @@ def hash(name: str, messages: Any, *, length: Optional[int] = None, keys: Any = 
     if on_gpu:
         if keys is not None or customization is not None:
             raise ValueError(f"{name}: keys and customization strings need host inputs, not CUDA arrays")
-        return _cuda_arrays.hash(name, length, messages)
+        return _cuda().hash(name, length, messages)
     if device == "cpu" and not _is_array(messages):
         messages = _listed(messages, "messages")
         n = len(messages)

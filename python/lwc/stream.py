@@ -38,15 +38,22 @@ keep (``write()`` receives ``bytes``; ``readinto()`` a fresh buffer).
 
 from __future__ import annotations
 
+import _thread
 import builtins
 import io
 import os
 import stat
-import tempfile
-import threading
-from typing import Any, BinaryIO, Optional, Union
 
 from . import _lwc
+
+# Not loaded by `import lwc`: tempfile (and the shutil, random and re it imports) on the first
+# file written; typing not at all (annotations are strings, read by type checkers, which take
+# TYPE_CHECKING as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Optional, Union
+
+    PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 __all__ = [
     "StreamReader", "StreamWriter", "algorithms", "decrypt_file", "encrypt_file",
@@ -55,8 +62,6 @@ __all__ = [
 
 DEFAULT_ALGORITHM = "ascon-aead128"
 DEFAULT_CHUNK_SIZE = 65536
-
-PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 
 def algorithms() -> list[str]:
@@ -110,7 +115,7 @@ class _ReplacingFile:
     def __init__(self, path: PathLike, exclusive: bool) -> None:
         self._path = os.fsdecode(path)
         self._exclusive = exclusive
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         folder, base = os.path.split(self._path)
         self._folder = folder or "."
         if not base or base in (".", ".."):
@@ -119,6 +124,8 @@ class _ReplacingFile:
             raise IsADirectoryError(f"{self._path!r} is a directory")
         if exclusive and os.path.lexists(self._path):
             raise FileExistsError(f"{self._path!r} already exists")
+        import tempfile
+
         fd, self._temp = tempfile.mkstemp(prefix="." + base + ".", suffix=".lwc-tmp",
                                           dir=self._folder)  # O_EXCL, mode 0600
         self._file: Optional[BinaryIO] = builtins.open(fd, "wb")
@@ -197,7 +204,7 @@ class StreamWriter(io.BufferedIOBase):
         super().__init__()
         self._file = fileobj
         self._close_file = close_file
-        self._state = threading.Lock()  # one close() or abort() at a time
+        self._state = _thread.allocate_lock()  # one close() or abort() at a time
         self._w = _lwc._StreamWriter(fileobj, _key(key), algorithm, chunk_size, threads)
 
     def writable(self) -> bool:

@@ -30,6 +30,22 @@ def test_import_lwc_loads_no_optional_module():
     assert out.stdout.strip() == "[]"
 
 
+# What `import lwc` itself may not load, beyond the optional modules: the CUDA array helpers
+# (device inputs only), typing (annotations are for type checkers), and tempfile with what it
+# pulls in (lwc.stream's file writer only). Each is about a tenth of the import time or more.
+NOT_AT_IMPORT = LAZY + ["lwc._cuda_arrays", "typing", "tempfile", "shutil", "random", "threading"]
+
+
+def test_import_lwc_loads_only_what_it_needs():
+    # Compared with what this interpreter had loaded before `import lwc` (site and .pth files
+    # may load some of these themselves).
+    code = ("import sys; before = set(sys.modules); import lwc; "
+            f"print(sorted(m for m in {NOT_AT_IMPORT!r} if m in sys.modules and m not in before))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": ""})
+    assert out.stdout.strip() == "[]"
+
+
 def test_cuda_queries_do_not_load_numpy():
     code = ("import sys, lwc; lwc.batch.cuda_available(); lwc.batch.cuda_algorithms(); "
             "print([m for m in ('numpy', 'pyarrow', 'dask') if m in sys.modules])")
