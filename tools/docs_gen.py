@@ -193,14 +193,15 @@ def c_reference_page(root: Path, header: str) -> str:
 # name out of the reference.
 
 # The headers a program includes; the rest of include/lwc/ is what they are built from.
-PUBLIC_CPP_HEADERS = ["lwc.hpp", "ascon.hpp", "common/aead_span_forms.hpp", "registry.hpp",
+PUBLIC_CPP_HEADERS = ["lwc.hpp", "ascon.hpp", "common/aead_span_forms.hpp",
+                      "common/encryptor_calls.hpp", "registry.hpp",
                       "batch.hpp", "jobs.hpp", "packed_jobs.hpp", "stream.hpp",
                       "stream/format.hpp", "cuda.hpp", "algorithm_list.hpp", "common/span.hpp",
                       "common/kind.hpp"]
 
 # Headers whose namespace is lwc::detail but whose members every algorithm class re-exports:
 # they are the shared shape of those classes, documented once.
-_SHARED_SHAPE_HEADERS = {"common/aead_span_forms.hpp"}
+_SHARED_SHAPE_HEADERS = {"common/aead_span_forms.hpp", "common/encryptor_calls.hpp"}
 
 # Macros of the declarations that are not part of the C++ a reader needs (LWC_HD marks
 # functions that also compile for the GPU).
@@ -925,6 +926,23 @@ def cpp_algorithm_classes_page(root: Path) -> str:
         lines += [_rst_text(shape.opening), ""]
     namespace = [""]
     lines += _cpp_render(shape.items, "", False, namespace, root)
+    encryptors = [cls for info, cls in zip(infos, types)
+                  if info.kind == "aead" and _family_has_encryptor(root, cls)]
+    calls = read_cpp_header(root, "common/encryptor_calls.hpp")
+    lines += [".. cpp:namespace:: 0", "",
+              ".. rubric:: Incremental encryption", "",
+              f"{len(encryptors)} AEAD classes have a nested class ``encryptor`` for a message "
+              "that arrives in pieces: construct it with the key and the nonce (Grain-128AEAD "
+              "also takes the length of the associated data, which it authenticates first), "
+              "pass the associated data to ``update_ad`` in any number of pieces, then the "
+              "plaintext to ``update`` in any number of pieces (each writes exactly as many "
+              "bytes of ciphertext), then ``finalize`` for the tag. The result equals the "
+              "one-shot ``encrypt`` for every way of cutting the input. After ``finalize`` the "
+              "key and state are wiped and every further call throws; the object cannot be "
+              "copied. Decryption has no incremental form: a tag is checked before any "
+              "plaintext is released. The classes: "
+              + ", ".join(f":cpp:class:`lwc::{cls}`" for cls in encryptors) + ".", ""]
+    lines += _cpp_render(calls.items, "", False, namespace, root)
     lines += [".. cpp:namespace:: 0", "",
               ".. rubric:: Hash, XOF, CXOF, MAC and PRF classes", "",
               f"Static constants: {hash_reads}. An object is one computation: construct it "
@@ -1135,6 +1153,14 @@ def _list_types(root: Path) -> list[str]:
     if not the_list:
         raise SystemExit("include/lwc/algorithm_list.hpp: `using algorithm_list = ...` not found")
     return re.findall(r"listed<([\w:]+),", the_list.group(1))
+
+
+def _family_has_encryptor(root: Path, cls: str) -> bool:
+    """Whether the headers of the class's family (include/lwc/<namespace>/) declare the nested
+    class `encryptor`, which every AEAD class of such a family has."""
+    family = root / "include/lwc" / cls.split("::")[0]
+    return any(re.search(r"^\s*class encryptor\b", h.read_text(encoding="utf-8"), re.M)
+               for h in family.glob("*.hpp"))
 
 
 def _warp_types(root: Path) -> set[str]:

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "../common/aead_span_forms.hpp"
+#include "../common/encryptor_calls.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
@@ -78,8 +79,10 @@ class aead_algorithm
   // Incremental encryption: associated data in any number of pieces, then plaintext in any
   // number of pieces (each produces exactly as many ciphertext bytes), then the tag. After
   // finalize the key and state are wiped and every further call is refused.
-  class encryptor {
+  class encryptor : public ::lwc::detail::encryptor_calls<encryptor, tag_size> {
    public:
+    using ::lwc::detail::encryptor_calls<encryptor, tag_size>::finalize;
+
     LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
         : encryptor(key.data(), nonce.data(), nullptr) {}
     // Nonce masking (SP 800-232): the state is initialised with nonce XOR second_key.
@@ -91,17 +94,11 @@ class aead_algorithm
                                const std::uint8_t* second_key) {
       init(s_, k_, key, nonce, second_key);
     }
-    encryptor(const encryptor&) = delete;
-    encryptor& operator=(const encryptor&) = delete;
     LWC_HD constexpr ~encryptor() {
       wipe_object(s_);
       wipe_object(k_);
     }
 
-    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
-      absorb_ad(ad.data(), ad.size());
-      return *this;
-    }
     LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
       LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
       if (n == 0) return;
@@ -109,19 +106,14 @@ class aead_algorithm
       absorb_blocks(s_, pos_, ad, n);
     }
 
-    // Encrypts in.size() bytes into out (same size; in == out is allowed).
-    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
-      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
-      encrypt(in.data(), in.size(), out.data());
-    }
+    // Encrypts n bytes into out (in == out is allowed).
     LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
       LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
       start_message();
       crypt_blocks<false>(s_, pos_, in, n, out);
     }
 
-    // Writes the tag, truncated to tag.size() bytes (min_tag_size .. 16).
-    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
+    // Writes the tag, truncated to tag_len bytes (min_tag_size .. 16).
     LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
       LWC_REQUIRE(tag_len >= min_tag_size && tag_len <= tag_size, "tag length out of range");
       LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
@@ -131,11 +123,6 @@ class aead_algorithm
       wipe_object(s_);
       wipe_object(k_);
       phase_ = phase::done;
-    }
-    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
-      std::array<std::uint8_t, tag_size> tag{};
-      finalize(tag.data(), tag.size());
-      return tag;
     }
 
    private:

@@ -20,6 +20,7 @@
 #include "../common/aead_span_forms.hpp"
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
+#include "../common/encryptor_calls.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "gift128.hpp"
@@ -169,8 +170,10 @@ struct gift_cofb : ::lwc::detail::aead_span_forms<gift_cofb, 16, 16, 16> {
   // of a block depends on whether it is the last (and the last associated data block's on
   // whether a message follows), so a block is held until more input or finalize tells; its
   // ciphertext depends only on the previous block and is written at once.
-  class encryptor {
+  class encryptor : public ::lwc::detail::encryptor_calls<encryptor, tag_size> {
    public:
+    using ::lwc::detail::encryptor_calls<encryptor, tag_size>::finalize;
+
     LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
         : encryptor(key.data(), nonce.data(), nullptr) {}
     // second_key must be null: GIFT-COFB has no nonce masking.
@@ -182,14 +185,8 @@ struct gift_cofb : ::lwc::detail::aead_span_forms<gift_cofb, 16, 16, 16> {
       y_ = detail::encrypt_block(keys_, detail::load_block(nonce));
       l_ = y_.hi;
     }
-    encryptor(const encryptor&) = delete;
-    encryptor& operator=(const encryptor&) = delete;
     LWC_HD constexpr ~encryptor() { wipe(); }
 
-    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
-      absorb_ad(ad.data(), ad.size());
-      return *this;
-    }
     LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
       LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
       for (; n != 0; --n) {
@@ -198,11 +195,7 @@ struct gift_cofb : ::lwc::detail::aead_span_forms<gift_cofb, 16, 16, 16> {
       }
     }
 
-    // Encrypts in.size() bytes into out (same size; in == out is allowed).
-    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
-      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
-      encrypt(in.data(), in.size(), out.data());
-    }
+    // Encrypts n bytes into out (in == out is allowed).
     LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
       LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
       phase_ = phase::message;
@@ -224,7 +217,6 @@ struct gift_cofb : ::lwc::detail::aead_span_forms<gift_cofb, 16, 16, 16> {
       }
     }
 
-    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
     LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
       LWC_REQUIRE(tag_len == tag_size, "gift-cofb tags are 16 bytes");
       LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
@@ -239,11 +231,6 @@ struct gift_cofb : ::lwc::detail::aead_span_forms<gift_cofb, 16, 16, 16> {
       // Nothing may follow the tag: the key and state go now.
       wipe();
       phase_ = phase::done;
-    }
-    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
-      std::array<std::uint8_t, tag_size> tag{};
-      finalize(tag.data(), tag.size());
-      return tag;
     }
 
    private:

@@ -25,6 +25,7 @@
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
 #include "../common/cpu_dispatch.hpp"
+#include "../common/encryptor_calls.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
@@ -392,8 +393,10 @@ struct grain128aead
   // Incremental encryption: ad_len bytes of associated data in any number of pieces (their
   // length is authenticated before them, hence needed first), then plaintext in any number of
   // pieces (each produces exactly as many ciphertext bytes), then the tag.
-  class encryptor {
+  class encryptor : public ::lwc::detail::encryptor_calls<encryptor, tag_size> {
    public:
+    using ::lwc::detail::encryptor_calls<encryptor, tag_size>::finalize;
+
     LWC_HD constexpr encryptor(key_view key, nonce_view nonce, std::size_t ad_len = 0)
         : encryptor(key.data(), nonce.data(), nullptr, ad_len) {}
     // second_key must be null: Grain has no nonce masking (the registry's shape has the slot).
@@ -403,17 +406,11 @@ struct grain128aead
       LWC_REQUIRE(second_key == nullptr, "grain-128aead takes no second key");
       detail::start(s_, a_, key, nonce, ad_len);
     }
-    encryptor(const encryptor&) = delete;
-    encryptor& operator=(const encryptor&) = delete;
     LWC_HD constexpr ~encryptor() {
       wipe_object(s_);
       wipe_object(a_);
     }
 
-    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
-      absorb_ad(ad.data(), ad.size());
-      return *this;
-    }
     LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
       LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
       LWC_REQUIRE(n <= ad_left_, "more associated data than announced to the encryptor");
@@ -421,18 +418,13 @@ struct grain128aead
       detail::process<detail::direction::absorb>(s_, a_, ad, n, nullptr);
     }
 
-    // Encrypts in.size() bytes into out (same size; in == out is allowed).
-    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
-      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
-      encrypt(in.data(), in.size(), out.data());
-    }
+    // Encrypts n bytes into out (in == out is allowed).
     LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
       LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
       start_message();
       detail::process<detail::direction::encrypt>(s_, a_, in, n, out);
     }
 
-    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
     LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
       LWC_REQUIRE(tag_len == tag_size, "grain-128aead tags are 8 bytes");
       LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
@@ -442,11 +434,6 @@ struct grain128aead
       wipe_object(s_);
       wipe_object(a_);
       phase_ = phase::done;
-    }
-    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
-      std::array<std::uint8_t, tag_size> tag{};
-      finalize(tag.data(), tag.size());
-      return tag;
     }
 
    private:

@@ -20,6 +20,7 @@
 #include "../common/aead_span_forms.hpp"
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
+#include "../common/encryptor_calls.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
@@ -440,8 +441,10 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Mode
   // Incremental encryption: associated data in any number of pieces, then plaintext in any
   // number of pieces (each produces exactly as many ciphertext bytes), then the tag. The key
   // is kept until finalize: the tag needs one more re-keying.
-  class encryptor {
+  class encryptor : public ::lwc::detail::encryptor_calls<encryptor, tag_size> {
    public:
+    using ::lwc::detail::encryptor_calls<encryptor, tag_size>::finalize;
+
     LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
         : encryptor(key.data(), nonce.data(), nullptr) {}
     // second_key must be null: ISAP has no nonce masking.
@@ -454,28 +457,18 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Mode
       }
       Mode::mac_init(mac_, nonce);
     }
-    encryptor(const encryptor&) = delete;
-    encryptor& operator=(const encryptor&) = delete;
     LWC_HD constexpr ~encryptor() {
       wipe_object(mac_);
       wipe_object(enc_);
       wipe_object(key_);
     }
 
-    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
-      absorb_ad(ad.data(), ad.size());
-      return *this;
-    }
     LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
       LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
       Mode::absorb(mac_, mac_pos_, ad, n);
     }
 
-    // Encrypts in.size() bytes into out (same size; in == out is allowed).
-    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
-      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
-      encrypt(in.data(), in.size(), out.data());
-    }
+    // Encrypts n bytes into out (in == out is allowed).
     LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
       LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
       start_message();
@@ -488,7 +481,6 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Mode
       Mode::absorb(mac_, mac_pos_, out, n);
     }
 
-    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
     LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
       LWC_REQUIRE(tag_len == tag_size, "ISAP tags are 16 bytes");
       LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
@@ -501,11 +493,6 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Mode
       wipe_object(key_);
       wipe_object(nonce_);
       phase_ = phase::done;
-    }
-    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
-      std::array<std::uint8_t, tag_size> tag{};
-      finalize(tag.data(), tag.size());
-      return tag;
     }
 
    private:

@@ -16,6 +16,7 @@
 #include "../common/aead_span_forms.hpp"
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
+#include "../common/encryptor_calls.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
@@ -209,8 +210,10 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Rate
   // number of pieces (each produces exactly as many ciphertext bytes), then the tag. The
   // constant that ends the associated data depends on whether a message follows, so it is
   // added with the first message byte (or at finalize).
-  class encryptor {
+  class encryptor : public ::lwc::detail::encryptor_calls<encryptor, tag_size> {
    public:
+    using ::lwc::detail::encryptor_calls<encryptor, tag_size>::finalize;
+
     LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
         : encryptor(key.data(), nonce.data(), nullptr) {}
     // second_key must be null: PHOTON-Beetle has no nonce masking.
@@ -219,17 +222,11 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Rate
       LWC_REQUIRE(second_key == nullptr, "PHOTON-Beetle takes no second key");
       core::init(s_, key, nonce);
     }
-    encryptor(const encryptor&) = delete;
-    encryptor& operator=(const encryptor&) = delete;
     LWC_HD constexpr ~encryptor() {
       wipe_object(s_);
       wipe_object(ks_);
     }
 
-    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
-      absorb_ad(ad.data(), ad.size());
-      return *this;
-    }
     LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
       LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
       if (n == 0) return;
@@ -237,11 +234,7 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Rate
       core::absorb(s_, pos_, ad, n);
     }
 
-    // Encrypts in.size() bytes into out (same size; in == out is allowed).
-    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
-      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
-      encrypt(in.data(), in.size(), out.data());
-    }
+    // Encrypts n bytes into out (in == out is allowed).
     LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
       LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
       if (phase_ == phase::ad) phase_ = phase::message;
@@ -254,7 +247,6 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Rate
       core::template crypt<false>(s_, ks_, pos_, in, n, out);
     }
 
-    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
     LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
       LWC_REQUIRE(tag_len == tag_size, "PHOTON-Beetle tags are 16 bytes");
       LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
@@ -270,11 +262,6 @@ class aead_algorithm : public ::lwc::detail::aead_span_forms<aead_algorithm<Rate
       wipe_object(s_);
       wipe_object(ks_);
       phase_ = phase::done;
-    }
-    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
-      std::array<std::uint8_t, tag_size> tag{};
-      finalize(tag.data(), tag.size());
-      return tag;
     }
 
    private:
