@@ -9,10 +9,14 @@ source tools/ensure-deps.sh
 # One compiler cache for the run: several stages compile the same sources with the same flags
 # in build folders of their own (the release build, the vendored-subdirectory consumer, the
 # Python package and its wheels), and compile them once. The cache lives in build/ccache, so a
-# fresh clone starts empty; LWC_CCACHE=0 turns it off.
+# fresh clone starts empty; LWC_CCACHE=0 turns it off. The compilers are named once for every
+# stage: ccache keys on the path a compiler is called by (c++ and g++ are the same program and
+# share nothing), and the newer CMake that pip brings for the Python stages picks g++ where the
+# system's picks c++.
 if [ "${LWC_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
   export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  export CC=${CC:-cc} CXX=${CXX:-c++}
 fi
 start=$SECONDS
 for stage in tests/stages/*.sh; do
