@@ -82,7 +82,7 @@ void aead_init(nb::pointer_and_handle<aead_object> self, nb::handle key, nb::han
   if (!tag_length.is_none()) {
     if (PyBool_Check(tag_length.ptr()) || !PyLong_Check(tag_length.ptr()))
       type_error(str(a.name) + ": tag_length must be an int, not '" +
-                 Py_TYPE(tag_length.ptr())->tp_name + "'");
+                 cpy::type_name(tag_length.ptr()) + "'");
     int overflow = 0;
     const long long t = PyLong_AsLongLongAndOverflow(tag_length.ptr(), &overflow);
     if (overflow != 0 || t < static_cast<long long>(a.min_tag_size) ||

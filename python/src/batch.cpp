@@ -229,7 +229,7 @@ nb::object batch_aead(bool decrypt, std::size_t index, nb::handle keys, nb::hand
   if (!decrypt) {
     if (!tags_apart) return listed->list();
     nb::list tag_list;
-    const auto* t = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(tag_out.ptr()));
+    const auto* t = cpy::bytes_data(tag_out.ptr());
     for (std::size_t i = 0; i < n; ++i)
       tag_list.append(nb::bytes(reinterpret_cast<const char*>(t + i * tag), tag));
     return nb::make_tuple(listed->list(), tag_list);

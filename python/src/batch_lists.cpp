@@ -61,10 +61,8 @@ class sequence_items {
   sequence_items(nb::handle seq, const char* what)
       : what_(what), seq_(nb::borrow(seq)), is_list_(PyList_Check(seq.ptr())) {
     if (!is_list_ && !PyTuple_Check(seq.ptr()))
-      type_error(std::string(what) + " must be a list or tuple, not '" + Py_TYPE(seq.ptr())->tp_name + "'");
-    size_ = static_cast<std::size_t>(Py_SIZE(seq.ptr()));
-    items_ = is_list_ ? reinterpret_cast<PyListObject*>(seq.ptr())->ob_item
-                      : reinterpret_cast<PyTupleObject*>(seq.ptr())->ob_item;
+      type_error(std::string(what) + " must be a list or tuple, not '" + cpy::type_name(seq.ptr()) + "'");
+    size_ = is_list_ ? cpy::list_size(seq.ptr()) : cpy::tuple_size(seq.ptr());
     if (is_list_) held_.reserve(std::min(size_, chunk_jobs));
   }
   sequence_items(const sequence_items&) = delete;
@@ -84,28 +82,28 @@ class sequence_items {
   // contiguous bytes-like object.
   lwc::bytes_view operator[](std::size_t i) {
     PyObject* o;
+    PyObject* ahead = nullptr;
     if (is_list_) {
       // Other threads run while a chunk runs without the GIL, and a buffer export can run
       // Python code: the list may have changed. Its first size_ items are the jobs; items
       // added after them are not read, and a list grown since holds them elsewhere.
-      if (static_cast<std::size_t>(PyList_GET_SIZE(seq_.ptr())) < size_) {
+      if (cpy::list_size(seq_.ptr()) < size_) {
         PyErr_SetString(PyExc_RuntimeError, (std::string(what_) + ": the list changed size during the call (" +
                                              "fewer than its " + num(size_) + " items left)").c_str());
         throw nb::python_error();
       }
-      items_ = reinterpret_cast<PyListObject*>(seq_.ptr())->ob_item;
-      o = items_[i];
+      o = cpy::list_item(seq_.ptr(), i);
       Py_INCREF(o);
       held_.push_back(o);
+      if (i + prefetch_ahead < size_) ahead = cpy::list_item(seq_.ptr(), i + prefetch_ahead);
     } else {
-      o = PyTuple_GET_ITEM(seq_.ptr(), static_cast<Py_ssize_t>(i));
+      o = cpy::tuple_item(seq_.ptr(), i);
+      if (i + prefetch_ahead < size_) ahead = cpy::tuple_item(seq_.ptr(), i + prefetch_ahead);
     }
     // The items are separate objects wherever the allocator put them, each a cache miss when
     // first read: the one a few places ahead is asked for now.
-    if (i + prefetch_ahead < size_) prefetch(items_[i + prefetch_ahead]);
-    if (PyBytes_Check(o))
-      return {reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(o)),
-              static_cast<std::size_t>(PyBytes_GET_SIZE(o))};
+    if (ahead != nullptr) prefetch(ahead);
+    if (PyBytes_Check(o)) return {cpy::bytes_data(o), cpy::bytes_size(o)};
     return exports_.emplace_back(o, item_name(what_, i).c_str()).view();
   }
 
@@ -114,7 +112,6 @@ class sequence_items {
   nb::object seq_;
   bool is_list_;
   std::size_t size_ = 0;
-  PyObject** items_ = nullptr;  // the list's or tuple's item array
   std::vector<PyObject*> held_;    // the list items read since release_read(), one reference each
   std::deque<held_buffer> exports_;  // stable addresses: a buffer is released where it was filled
 };
@@ -135,7 +132,7 @@ class fixed_items {
     }
     if (!PyObject_CheckBuffer(obj.ptr()))
       type_error(std::string(what) + " must be a list of bytes-like objects or an N x " +
-                 num(size) + " uint8 array, not '" + Py_TYPE(obj.ptr())->tp_name + "'");
+                 num(size) + " uint8 array, not '" + cpy::type_name(obj.ptr()) + "'");
     table_.emplace(obj, what);
     if (table_->size() != checked_mul(n, size, what))
       value_error(std::string(what) + ": expected " + num(n) + " x " + num(size) + " bytes, got " +
@@ -174,15 +171,13 @@ class result_list {
     checked_py_size(len, "output");
     PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(len));
     if (b == nullptr) throw nb::python_error();
-    PyList_SET_ITEM(list_.ptr(), static_cast<Py_ssize_t>(i), b);  // the list owns it now
-    return {reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(b)), len};
+    cpy::list_set_item(list_.ptr(), i, b);  // the list owns it now
+    return {cpy::bytes_data(b), len};
   }
   // Drops result i (already wiped by the engine) for None.
   void set_none(std::size_t i) {
-    PyObject* old = PyList_GET_ITEM(list_.ptr(), static_cast<Py_ssize_t>(i));
     Py_INCREF(Py_None);
-    PyList_SET_ITEM(list_.ptr(), static_cast<Py_ssize_t>(i), Py_None);
-    Py_DECREF(old);
+    cpy::list_set_item(list_.ptr(), i, Py_None);
   }
   nb::object take() { return std::move(list_); }
 
@@ -285,7 +280,7 @@ nb::object batch_aead_lists(bool decrypt, std::size_t index, nb::handle keys_obj
   for (std::size_t i = 0; i < n; ++i) {
     PyObject* flag = ok[i] ? Py_True : Py_False;
     Py_INCREF(flag);
-    PyList_SET_ITEM(flags, static_cast<Py_ssize_t>(i), flag);
+    cpy::list_set_item(flags, i, flag);
     if (!ok[i]) out.set_none(i);
   }
   return nb::make_tuple(out.take(), flags_obj);

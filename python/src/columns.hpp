@@ -141,12 +141,12 @@ class column_buffers {
   }
 
   lwc::jobs::column with_offsets(nb::handle obj, const char* what, std::size_t& n) {
-    if (PyTuple_GET_SIZE(obj.ptr()) != 2)
+    if (cpy::tuple_size(obj.ptr()) != 2)
       type_error(std::string(what) + ": (values, offsets) expected");
     const held_buffer& values =
-        held_.emplace_back(nb::handle(PyTuple_GET_ITEM(obj.ptr(), 0)), what, true);
+        held_.emplace_back(nb::handle(cpy::tuple_item(obj.ptr(), 0)), what, true);
     const held_buffer& offsets =
-        held_.emplace_back(nb::handle(PyTuple_GET_ITEM(obj.ptr(), 1)), what);
+        held_.emplace_back(nb::handle(cpy::tuple_item(obj.ptr(), 1)), what);
     const std::size_t width = offsets.item_size();
     if ((width != 4 && width != 8) || offsets.size() < width ||
         reinterpret_cast<std::uintptr_t>(offsets.data()) % width != 0)

@@ -13,6 +13,7 @@
 
 #include <lwc/common/span.hpp>
 
+#include "cpython_access.hpp"
 #include "size_math.hpp"
 
 namespace lwc::python {
@@ -56,8 +57,8 @@ class held_buffer {
               access mode = read_only) {
     PyObject* o = obj.ptr();
     if (mode == read_only && PyBytes_Check(o)) {
-      data_ = reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(o));
-      size_ = static_cast<std::size_t>(PyBytes_GET_SIZE(o));
+      data_ = cpy::bytes_data(o);
+      size_ = cpy::bytes_size(o);
       rows_ = size_;
       return;
     }
@@ -96,7 +97,7 @@ class held_buffer {
     // contiguous.
     const bool wrong_type = PyErr_ExceptionMatches(PyExc_TypeError);
     PyErr_Clear();
-    const std::string type = Py_TYPE(o)->tp_name;
+    const std::string type = cpy::type_name(o);
     if (mode == read_only)
       type_error(std::string(what) + " must be a " + (wrong_type ? "" : "contiguous ") +
                  "bytes-like object" + (none_is_empty ? " or None" : "") + ", not '" + type + "'");
@@ -123,13 +124,13 @@ inline nb::object new_bytes(std::size_t n, std::uint8_t*& out) {
   checked_py_size(n, "output");
   PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
   if (b == nullptr) throw nb::python_error();
-  out = reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(b));
+  out = cpy::bytes_data(b);
   return nb::steal(b);
 }
 
 inline std::size_t non_negative(nb::handle h, const char* what) {
   if (PyFloat_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
-    type_error(std::string(what) + " must be an int, not '" + Py_TYPE(h.ptr())->tp_name + "'");
+    type_error(std::string(what) + " must be an int, not '" + cpy::type_name(h.ptr()) + "'");
   const Py_ssize_t v = PyNumber_AsSsize_t(h.ptr(), PyExc_OverflowError);
   if (v == -1 && PyErr_Occurred()) throw nb::python_error();
   if (v < 0) value_error(std::string(what) + " must be non-negative, got " + std::to_string(v));

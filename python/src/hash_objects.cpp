@@ -52,7 +52,7 @@ std::size_t verify_tag_length(const lwc::algorithm& a, nb::handle tag_length) {
   const std::size_t max = a.max_output_size ? a.max_output_size : 64;
   if (PyBool_Check(tag_length.ptr()) || !PyLong_Check(tag_length.ptr()))
     type_error(str(a.name) + ": tag_length must be an int, not '" +
-               Py_TYPE(tag_length.ptr())->tp_name + "'");
+               cpy::type_name(tag_length.ptr()) + "'");
   int overflow = 0;
   const long long t = PyLong_AsLongLongAndOverflow(tag_length.ptr(), &overflow);
   if (overflow != 0 || t < static_cast<long long>(a.min_tag_size) || t > static_cast<long long>(max))
@@ -72,13 +72,22 @@ using namespace nb::literals;
 
 nb::object hex_of(const std::uint8_t* p, std::size_t n) {
   static constexpr char digits[] = "0123456789abcdef";
-  PyObject* s = PyUnicode_New(static_cast<Py_ssize_t>(checked_py_size(checked_mul(n, 2, "hex output"), "hex output")), 127);
-  if (s == nullptr) throw nb::python_error();
-  auto* d = static_cast<Py_UCS1*>(PyUnicode_1BYTE_DATA(s));
-  for (std::size_t i = 0; i < n; ++i) {
-    d[2 * i] = static_cast<Py_UCS1>(digits[p[i] >> 4]);
-    d[2 * i + 1] = static_cast<Py_UCS1>(digits[p[i] & 15]);
+  const std::size_t len = checked_py_size(checked_mul(n, 2, "hex output"), "hex output");
+  // The stable ABI has no way to fill a str in place: the digits are written to a buffer
+  // (on the stack for the usual digest sizes) and decoded as ASCII.
+  char small[128];
+  std::string large;
+  char* d = small;
+  if (len > sizeof small) {
+    large.resize(len);
+    d = large.data();
   }
+  for (std::size_t i = 0; i < n; ++i) {
+    d[2 * i] = digits[p[i] >> 4];
+    d[2 * i + 1] = digits[p[i] & 15];
+  }
+  PyObject* s = PyUnicode_DecodeASCII(d, static_cast<Py_ssize_t>(len), nullptr);
+  if (s == nullptr) throw nb::python_error();
   return nb::steal(s);
 }
 
@@ -248,7 +257,9 @@ nb::object hash_repr(nb::handle self) {
 // tuple), which costs about as much as hashing 64 bytes. fast_constructor() gives those
 // classes a vectorcall of their own that allocates the instance and constructs it in one step,
 // with the same arguments and checks as __init__. Classes derived from them by users keep the
-// generic path.
+// generic path. The stable-ABI module cannot set a type's vectorcall (the type object is
+// opaque there before CPython 3.14), so its classes keep the generic path too.
+#if !defined(Py_LIMITED_API)
 
 struct fast_class {
   PyTypeObject* type;  // a strong reference, so the address is never reused
@@ -313,6 +324,8 @@ void fast_constructor(nb::handle cls) {
     type_error("fast_constructor: " + std::string(t->tp_name) +
                " does not derive directly from the lwc base class of its kind");
 }
+
+#endif  // !Py_LIMITED_API
 
 }  // namespace
 
@@ -422,9 +435,12 @@ void register_hash_objects(nb::module_& m) {
       .def("copy", &hash_copy<prf_hash>, nb::sig("def copy(self) -> Self"),
            "An independent copy of the current state.");
 
+#if !defined(Py_LIMITED_API)
   m.def("_fast_constructor", &fast_constructor, "cls"_a,
         "Gives a class derived directly from Hash, XOF, MAC or PRF (with _lwc_algorithm set) a "
-        "constructor that skips the generic type call; lwc/__init__.py calls it for its classes.");
+        "constructor that skips the generic type call; lwc/__init__.py calls it for its classes "
+        "(absent from the stable-ABI module).");
+#endif
 }
 
 }  // namespace lwc::python

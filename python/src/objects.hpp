@@ -55,9 +55,9 @@ void bind_arguments(Name fn, const call_params& p, PyObject* const* args, Py_ssi
     type_error(fn() + "() takes at most " + num(p.keyword_only) +
                " positional arguments (" + num(static_cast<std::size_t>(nargs)) + " given)");
   for (Py_ssize_t i = 0; i < nargs; ++i) out[i] = args[i];
-  const Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t k = 0; k < nkw; ++k) {
-    const char* kw = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+  const std::size_t nkw = kwnames != nullptr ? cpy::tuple_size(kwnames) : 0;
+  for (std::size_t k = 0; k < nkw; ++k) {
+    const char* kw = PyUnicode_AsUTF8AndSize(cpy::tuple_item(kwnames, k), nullptr);
     if (kw == nullptr) throw nb::python_error();
     std::size_t i = p.positional_only;
     while (i < p.count && std::strcmp(p.names[i], kw) != 0) ++i;

@@ -137,15 +137,15 @@ class py_source : public ls::source {
         // Zeroed: uninitialised heap memory is not the callee's to read either.
         r = nb::steal(PyByteArray_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(buf.size())));
         if (!r.is_valid()) throw nb::python_error();
-        std::memset(PyByteArray_AS_STRING(r.ptr()), 0, buf.size());
+        std::memset(PyByteArray_AsString(r.ptr()), 0, buf.size());
         nb::object got = readinto_(r);
         if (got.is_none()) throw nb::value_error("the file object is non-blocking and has no data");
         const std::size_t n = nb::cast<std::size_t>(got);
         if (n > buf.size()) throw nb::value_error("readinto() returned more than it was given");
         // The callee may have resized the buffer it was given.
-        if (static_cast<std::size_t>(PyByteArray_GET_SIZE(r.ptr())) < n)
+        if (static_cast<std::size_t>(PyByteArray_Size(r.ptr())) < n)
           throw nb::value_error("readinto() shrank the buffer it was given");
-        std::memcpy(buf.data(), PyByteArray_AS_STRING(r.ptr()), n);
+        std::memcpy(buf.data(), PyByteArray_AsString(r.ptr()), n);
         return n;
       }
       if (r.is_none()) throw nb::value_error("the file object is non-blocking and has no data");

@@ -59,6 +59,15 @@ def test_typing_marker_and_stubs_are_installed():
     assert (package / "__init__.pyi").is_file()
 
 
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="CPython 3.9-3.11 get a module of their own")
+def test_from_cpython_3_12_the_module_uses_the_stable_abi():
+    # pyproject.toml's wheel.py-api: one module for 3.12 and later. nanobind quietly builds a
+    # version-specific one where CMake cannot find the stable-ABI library component.
+    from lwc import _lwc
+
+    assert Path(_lwc.__file__).name == "_lwc.abi3.so"
+
+
 CUDA_INSTALLED = importlib.util.find_spec("lwc._lwc_cuda") is not None
 
 

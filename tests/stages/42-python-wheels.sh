@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-# The Python package as users get it: a wheel per supported CPython (pip wheel ., no CUDA),
-# each installed into a fresh virtual environment of its own Python, which then runs a fast
-# subset of tests/python (KATs through the API, the API surface, batch, stream, Arrow, the
-# packaging checks). Stage 40 runs the whole suite on one version.
+# The Python package as users get it: the wheels (pip wheel ., no CUDA), each installed into a
+# fresh virtual environment of each Python it serves, which then runs a fast subset of
+# tests/python (KATs through the API, the API surface, batch, stream, Arrow, the packaging
+# checks). Stage 40 runs the whole suite on one version.
 #
-# LWC_PY_MATRIX=full tests every supported version; the default tests the oldest and the newest
-# (stage 40 covers the default python3). LWC_PY_VERSIONS="3.10 3.12" names them instead.
-# Interpreters are found under pyenv's versions folder or as pythonX.Y on PATH.
+# CPython 3.9-3.11 get a wheel each (cp39 ...); 3.12 and later share one stable-ABI wheel
+# (cp312-abi3, pyproject.toml's wheel.py-api), built once with 3.12 and tested on each of them.
+# `auditwheel show` prints each wheel's platform standing when auditwheel is installable.
+#
+# LWC_PY_MATRIX=full tests every supported version; the default tests the oldest, the stable-ABI
+# wheel on 3.12 and on the newest (stage 40 covers the default python3). LWC_PY_VERSIONS="3.10
+# 3.12" names them instead. Interpreters are found under pyenv's versions folder or as pythonX.Y
+# on PATH.
 #
 # The library's objects do not depend on the Python version: with ccache (installed when
 # missing; test.sh's cache, or build/py-ccache) each wheel compiles only the extension's own
@@ -16,7 +21,7 @@ set -euo pipefail
 all_versions="3.9 3.10 3.11 3.12 3.13"
 case "${LWC_PY_MATRIX:-default}" in
   full) versions=$all_versions ;;
-  default) versions="3.9 3.13" ;;
+  default) versions="3.9 3.12 3.13" ;;
   *) echo "LWC_PY_MATRIX must be 'full' or 'default'" >&2; exit 2 ;;
 esac
 versions=${LWC_PY_VERSIONS:-$versions}
@@ -46,20 +51,60 @@ interpreter() {
   return 1
 }
 
+# The first minor version served by the stable-ABI wheel, and that wheel's tag.
+abi3_minor=12
+abi3_tag=cp312-abi3
+
+# A fresh virtual environment of Python $1 (once per run), with a current pip.
+venv_of() {
+  local v=$1 py venv=$work/venv-$1
+  if [ ! -x "$venv/bin/python" ]; then
+    py=$(interpreter "$v") || { echo "Python $v not found (PATH or pyenv); it is a supported version" >&2; return 1; }
+    "$py" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
+  fi
+  echo "$venv"
+}
+
+# The wheel that serves Python $1, built on first need: its own for 3.9-3.11, the stable-ABI
+# one (built with 3.12) from 3.12 on.
+wheel_for() {
+  local v=$1 build_v=$1 tag=cp${1/./} venv wheel
+  if [ "${v#3.}" -ge $abi3_minor ]; then build_v=3.$abi3_minor tag=$abi3_tag; fi
+  wheel=$(ls "$dist"/lwc_crypto-*-"$tag"-*.whl 2>/dev/null || true)
+  if [ -z "$wheel" ]; then
+    venv=$(venv_of "$build_v")
+    CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-$(nproc)} "$venv/bin/python" -m pip wheel --quiet --no-deps \
+      -w "$dist" -C "build-dir=build/py-wheel-$build_v" "${launcher[@]}" . >&2
+    wheel=$(ls "$dist"/lwc_crypto-*-"$tag"-*.whl)
+    describe_wheel "$venv" "$wheel" "$tag"
+  fi
+  echo "$wheel"
+}
+
+describe_wheel() {
+  local venv=$1 wheel=$2 tag=$3
+  # A stable-ABI wheel must hold a stable-ABI module (nanobind quietly builds a version-specific
+  # one when CMake's FindPython lacks the SABIModule component).
+  if [ "$tag" = "$abi3_tag" ] && ! "$venv/bin/python" -m zipfile -l "$wheel" | grep -q 'lwc/_lwc\.abi3\.so'; then
+    echo "$(basename "$wheel") is tagged abi3 but holds no lwc/_lwc.abi3.so" >&2
+    exit 1
+  fi
+  if "$venv/bin/python" -m pip install --quiet auditwheel >&2 2>/dev/null; then
+    # Its first paragraph: the platform tag the wheel is consistent with.
+    "$venv/bin/python" -m auditwheel show "$wheel" 2>&1 |
+      awk 'NF == 0 { exit } { printf "%s ", $0 } END { print "" }' | sed 's/^/auditwheel show: /' >&2
+  fi
+}
+
 # The fast subset: well under a minute per version on 2 cores.
 subset=(tests/python/test_kat.py tests/python/test_api.py tests/python/test_batch.py
         tests/python/test_stream.py tests/python/test_arrow.py tests/python/test_packaging.py)
 
 for v in $versions; do
   t0=$SECONDS
-  py=$(interpreter "$v") || { echo "Python $v not found (PATH or pyenv); it is a supported version" >&2; exit 1; }
-  venv=$work/venv-$v
-  "$py" -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --upgrade pip
-  CMAKE_BUILD_PARALLEL_LEVEL=${LWC_JOBS:-$(nproc)} "$venv/bin/python" -m pip wheel --quiet --no-deps \
-    -w "$dist" -C "build-dir=build/py-wheel-$v" "${launcher[@]}" .
-  tag=cp${v/./}
-  wheel=$(ls "$dist"/lwc_crypto-*-"$tag"-*.whl)
+  venv=$(venv_of "$v")
+  wheel=$(wheel_for "$v")
   "$venv/bin/python" -m pip install --quiet "$wheel" pytest hypothesis numpy
   if ! "$venv/bin/python" -m pip install --quiet "pyarrow>=14"; then
     echo "NOTE: no pyarrow for Python $v; its Arrow tests are skipped" >&2
