@@ -225,21 +225,25 @@ std::vector<record> run_all(const config& cfg) {
         const std::size_t digest = info.output_size;
         std::fprintf(stderr, "  %-14s %6zu bytes x %8zu\n", std::string(alg).c_str(), size, n);
         if (aead) {
-          lb::packed_aead_inputs dx;
-          dx.keys = {d_keys.b(), key_size * n};
-          dx.nonces = {d_nonces.b(), nonce_size * n};
-          dx.in = {{d_in.b(), bytes}, d_offsets};
+          // The packed job form in device memory: messages and outputs at the offsets made
+          // above (as Arrow columns are), fixed key, nonce and tag columns.
+          lb::packed_aead_jobs dx;
+          dx.count = n;
+          dx.keys = lb::column::fixed({d_keys.b(), key_size * n}, key_size);
+          dx.nonces = lb::column::fixed({d_nonces.b(), nonce_size * n}, nonce_size);
+          dx.in = lb::column::with_offsets<std::size_t>({d_in.b(), bytes}, d_offsets);
+          dx.out = lb::out_column::with_offsets<std::size_t>({d_out.b(), bytes}, d_offsets);
+          dx.tags_out = lb::out_column::fixed({d_tags.b(), tag * n}, tag);
           record enc{std::string(alg), "encrypt", size, n};
-          enc.kernel_s = time_kernel(cfg.reps, [&] {
-            lc::encrypt_packed_async(alg, dx, {d_out.b(), bytes}, {d_tags.b(), tag * n}, tag, nullptr);
-          });
+          enc.kernel_s = time_kernel(cfg.reps, [&] { lc::encrypt_async(info, dx, tag, nullptr); });
           // Decryption of valid ciphertexts (a failed tag would add the zeroing pass).
-          lb::packed_aead_inputs dy = dx;
-          dy.in = {{d_out.b(), bytes}, d_offsets};
+          lb::packed_aead_jobs dy = dx;
+          dy.in = lb::column::with_offsets<std::size_t>({d_out.b(), bytes}, d_offsets);
+          dy.out = lb::out_column::with_offsets<std::size_t>({d_in.b(), bytes}, d_offsets);
+          dy.tags_out = {};
+          dy.tags_in = lb::column::fixed({d_tags.b(), tag * n}, tag);
           record dec{std::string(alg), "decrypt", size, n};
-          dec.kernel_s = time_kernel(cfg.reps, [&] {
-            lc::decrypt_packed_async(alg, dy, {d_tags.b(), tag * n}, {d_in.b(), bytes}, {d_ok.b(), n}, tag, nullptr);
-          });
+          dec.kernel_s = time_kernel(cfg.reps, [&] { lc::decrypt_async(info, dy, {d_ok.b(), n}, tag, nullptr); });
           if (cfg.e2e) {
             const lb::packed_aead_inputs hx{{h_keys.data(), key_size * n}, {h_nonces.data(), nonce_size * n},
                                             {{h_in.data(), bytes}, h_offsets}, {}, {}};
@@ -271,11 +275,12 @@ std::vector<record> run_all(const config& cfg) {
         } else {
           // MACs and PRFs get a key per job; CXOFs run without a customization string.
           record h{std::string(alg), "hash", size, n};
-          lb::packed_hash_inputs dj{{{d_in.b(), bytes}, d_offsets}};
-          if (key_size != 0) dj.keys = {d_keys.b(), key_size * n};
-          h.kernel_s = time_kernel(cfg.reps, [&] {
-            lc::hash_packed_async(alg, dj, {d_out.b(), digest * n}, digest, nullptr);
-          });
+          lb::packed_hash_jobs dj;
+          dj.count = n;
+          dj.in = lb::column::with_offsets<std::size_t>({d_in.b(), bytes}, d_offsets);
+          dj.out = lb::out_column::fixed({d_out.b(), digest * n}, digest);
+          if (key_size != 0) dj.keys = lb::column::fixed({d_keys.b(), key_size * n}, key_size);
+          h.kernel_s = time_kernel(cfg.reps, [&] { lc::hash_async(info, dj, nullptr); });
           if (cfg.e2e) {
             lb::packed_hash_inputs hj{{{h_in.data(), bytes}, h_offsets}};
             if (key_size != 0) hj.keys = {h_keys.data(), key_size * n};

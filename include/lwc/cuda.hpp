@@ -9,19 +9,18 @@
 // single-message code on each thread's job directly. Link with lwc::cuda (built when CMake
 // finds nvcc); this header needs no CUDA header.
 //
-// Two forms of each call:
-//   *_async: every span points to device memory; work is queued on `stream` and the call
-//     returns at once, without synchronising (results are there once the stream has run).
-//   the others: every span points to host memory (pageable or pinned); the batch is cut into
+// Two forms of each call, both on the packed job form (<lwc/packed_jobs.hpp>):
+//   *_async: every column in device memory, read and written where it is; work is queued on
+//     `stream` and the call returns at once (results are there once the stream has run).
+//   the others: every column in host memory (pageable or pinned); the batch is cut into
 //     chunks staged through pinned buffers, copies in and out overlapping the kernels on
 //     several streams, and the call returns when all results are in place.
 //
 // Misuse warnings, as for single messages: never use a nonce twice under one key; decrypted
 // output is valid only where ok[i] == 1 (failed jobs are zeroed). Errors throw
 // lwc::cuda::error (lwc::cuda::no_device when no GPU can be used); wrong sizes throw
-// std::invalid_argument before anything is queued. With device memory, only the sizes of the
-// spans can be checked: offsets must be non-decreasing (a decreasing pair skips that job and
-// fails it when decrypting) and inside the buffers.
+// std::invalid_argument before anything is queued. With device memory the kernels check each
+// job's offsets (see "device memory" below).
 #pragma once
 
 #include <cstddef>
@@ -66,23 +65,26 @@ std::span<const std::string_view> algorithms() noexcept;
 bool supports(std::string_view algorithm) noexcept;
 
 // ---- device memory ----------------------------------------------------------------------------
-// `in` and every span here refer to device memory on the current device (cudaSetDevice).
-// tag_len as in lwc::batch: 4..16 for ascon-aead128, the full tag otherwise; jobs::full_tag
-// stands for the algorithm's full tag.
+// The packed job form (<lwc/packed_jobs.hpp>) with every column, offsets array and ok flag in
+// device memory on the current device (cudaSetDevice): fixed or offset columns (32- or 64-bit
+// offsets, aligned to their width), tags appended or detached, read and written in place. The
+// work is queued on `stream` and the call returns at once. tag_len as in lwc::batch: 4..16 for
+// ascon-aead128, the full tag otherwise; jobs::full_tag stands for the algorithm's full tag.
+//
+// Checked here (std::invalid_argument, nothing queued): every shape that needs no offset value
+// (strides, buffer sizes, offset counts, overlaps between the columns' buffers). Offsets in
+// device memory are checked by the kernels, job by job: a job whose offsets decrease or run
+// past its column's buffer, or whose key, nonce, tag or output has the wrong size, is skipped:
+// when decrypting it fails (ok = 0) with its own output bytes zeroed; when encrypting or
+// hashing its output is left as it was.
 
-// Queues the encryption of every job: outputs and tags as in lwc::batch::encrypt_packed.
-void encrypt_packed_async(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
-                          bytes_span out, bytes_span tags, std::size_t tag_len, stream_t stream);
+void encrypt_async(algorithm_ref algorithm, const jobs::packed_aead_jobs& jobs,
+                   std::size_t tag_len, stream_t stream);
 // ok[i] = 1 when job i verified, else 0 and job i's output is zeroed.
-void decrypt_packed_async(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
-                          bytes_view tags, bytes_span out, std::span<std::uint8_t> ok,
-                          std::size_t tag_len, stream_t stream);
-void hash_packed_async(algorithm_ref algorithm, const jobs::packed_hash_inputs& in, bytes_span out,
-                       std::size_t out_len, stream_t stream);
-inline void hash_packed_async(algorithm_ref algorithm, const jobs::packed& in, bytes_span out,
-                              std::size_t out_len, stream_t stream) {
-  hash_packed_async(algorithm, jobs::packed_hash_inputs{in}, out, out_len, stream);
-}
+void decrypt_async(algorithm_ref algorithm, const jobs::packed_aead_jobs& jobs,
+                   std::span<std::uint8_t> ok, std::size_t tag_len, stream_t stream);
+// Fixed-size algorithms: every output element their size; XOFs and PRFs: any size per job.
+void hash_async(algorithm_ref algorithm, const jobs::packed_hash_jobs& jobs, stream_t stream);
 
 // ---- host memory ------------------------------------------------------------------------------
 

@@ -5,12 +5,13 @@ Outputs are allocated on the messages' device by the messages' array library (Py
 torch tensors, CuPy for everything else), and the work is queued on that library's current
 stream on that device, without waiting, like the library's own operations. Other inputs are
 taken as arrays of the same library without copying (DLPack or ``__cuda_array_interface__``).
-Inputs that are not C-contiguous are made contiguous first (one copy on the device); so are
-the ciphertext and tag parts of sealed rows when decrypting without detached tags, and the
-ciphertexts and tags are joined into sealed rows (one copy) unless ``detached=True``.
+Inputs that are not C-contiguous are made contiguous first (one copy on the device).
 
-The CUDA engine's module (lwc._lwc_cuda) receives (device address, size) pairs and only queues the kernel; lwc::cuda
-checks the sizes against each other.
+Every array is one fixed-stride column of lwc's packed job form, handed to the CUDA engine's
+module (lwc._lwc_cuda) as (device address, bytes, row length): sealed rows are the form's
+appended tags, written and read by the kernels in place, so no offsets are built and no tag is
+split off or joined on. lwc::cuda checks the columns against each other and only queues the
+kernel.
 """
 
 from __future__ import annotations
@@ -84,9 +85,6 @@ class _Torch:
     def empty(self, shape: Tuple[int, ...], device: int) -> Any:
         return self.torch.empty(shape, dtype=self.torch.uint8, device=f"cuda:{device}")
 
-    def offsets(self, n: int, step: int, device: int) -> Any:
-        return self.torch.arange(n + 1, dtype=self.torch.int64, device=f"cuda:{device}") * step
-
     def itemsize(self, x: Any) -> int:
         return x.element_size()
 
@@ -98,9 +96,6 @@ class _Torch:
 
     def nbytes(self, x: Any) -> int:
         return x.numel() * x.element_size()
-
-    def join_rows(self, a: Any, b: Any) -> Any:
-        return self.torch.cat((a, b), dim=1)
 
     def flags(self, ok: Any) -> Any:
         return ok.bool()
@@ -132,9 +127,6 @@ class _CuPy:
     def empty(self, shape: Tuple[int, ...], device: int) -> Any:
         return self.cupy.empty(shape, dtype=self.cupy.uint8)  # called under on_device(device)
 
-    def offsets(self, n: int, step: int, device: int) -> Any:
-        return self.cupy.arange(n + 1, dtype=self.cupy.int64) * step
-
     def itemsize(self, x: Any) -> int:
         return x.itemsize
 
@@ -146,9 +138,6 @@ class _CuPy:
 
     def nbytes(self, x: Any) -> int:
         return x.nbytes
-
-    def join_rows(self, a: Any, b: Any) -> Any:
-        return self.cupy.concatenate((a, b), axis=1)
 
     def flags(self, ok: Any) -> Any:
         return ok.astype(bool)
@@ -205,15 +194,12 @@ class _Batch:
         self.keep.append(a)
         return a
 
-    def span(self, a: Any) -> Tuple[int, int]:
-        """(address, bytes) of an array from array() or empty(); (0, 0) for None."""
-        return (self.lib.address(a), self.lib.nbytes(a)) if a is not None else (0, 0)
-
-    def offsets(self, rows: Any) -> Tuple[int, int]:
-        """(address, entries) of the n + 1 offsets of equal rows."""
-        off = self.lib.offsets(self.n, int(rows.shape[1]), self.device)
-        self.keep.append(off)
-        return self.lib.address(off), self.n + 1
+    def column(self, a: Any) -> Tuple[int, int, int]:
+        """An N x L array from array() or empty() as a fixed-stride column of the packed job
+        form: (address, bytes, L); (0, 0, 0) for None."""
+        if a is None:
+            return (0, 0, 0)
+        return (self.lib.address(a), self.lib.nbytes(a), int(a.shape[1]))
 
     def stream(self) -> int:
         return self.lib.stream(self.device)
@@ -221,20 +207,18 @@ class _Batch:
 
 def _aead_inputs(b: _Batch, info: dict, keys: Any, nonces: Any, associated_data: Any,
                  second_keys: Any) -> dict:
-    """The (address, size) pairs of the keys, nonces, AD, AD offsets and second keys."""
+    """The columns of the keys, nonces, associated data and second keys."""
     keys = b.array(keys, "keys", b.n, info["key_size"])
     nonces = b.array(nonces, "nonces", b.n, info["nonce_size"])
-    ad, ad_offsets = (0, 0), (0, 0)
+    ad = None
     if associated_data is not None:
-        rows = b.array(associated_data, "associated_data", b.n)
-        if rows.shape[1]:  # rows of no bytes: the same as no associated data
-            ad, ad_offsets = b.span(rows), b.offsets(rows)
-    second = (0, 0)
+        ad = b.array(associated_data, "associated_data", b.n)
+    second = None
     if second_keys is not None:
         if not info["second_key_size"]:
             raise ValueError(f"{info['name']}: nonce masking (second keys) is not supported")
-        second = b.span(b.array(second_keys, "second_keys", b.n, info["second_key_size"]))
-    return dict(keys=b.span(keys), nonces=b.span(nonces), ad=ad, ad_offsets=ad_offsets, second_keys=second)
+        second = b.array(second_keys, "second_keys", b.n, info["second_key_size"])
+    return dict(keys=b.column(keys), nonces=b.column(nonces), ad=b.column(ad), second_keys=b.column(second))
 
 
 def encrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, messages: Any,
@@ -243,12 +227,16 @@ def encrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, message
     with b.lib.on_device(b.device):
         b.use_rows(messages, "messages")
         inputs = _aead_inputs(b, info, keys, nonces, associated_data, second_keys)
-        ciphertexts, tags = b.empty(b.n, b.length), b.empty(b.n, tag_len)
+        # Sealed rows: the engine writes each tag right after its ciphertext (appended tags).
+        if detached:
+            ciphertexts, tags = b.empty(b.n, b.length), b.empty(b.n, tag_len)
+        else:
+            ciphertexts, tags = b.empty(b.n, b.length + tag_len), None
         if b.n:
-            engine()._cuda_aead_async(False, name, **inputs, data=b.span(b.rows), offsets=b.offsets(b.rows),
-                                  out=b.span(ciphertexts), tags=b.span(tags), ok=(0, 0), tag_len=tag_len,
-                                  stream=b.stream())
-        return (ciphertexts, tags) if detached else b.lib.join_rows(ciphertexts, tags)
+            engine()._cuda_aead_async(False, name, b.n, **inputs, data=b.column(b.rows), out=b.column(ciphertexts),
+                                      tags=b.column(tags), ok=0, tag_len=tag_len, appended=not detached,
+                                      stream=b.stream())
+        return (ciphertexts, tags) if detached else ciphertexts
 
 
 def decrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, ciphertexts: Any,
@@ -256,21 +244,20 @@ def decrypt(name: str, info: dict, tag_len: int, keys: Any, nonces: Any, ciphert
     b = _Batch(ciphertexts)
     with b.lib.on_device(b.device):
         b.use_rows(ciphertexts, "ciphertexts")
-        if tags is None:
+        appended = tags is None
+        if appended:  # sealed rows: the engine reads each tag from the end of its row
             if b.length < tag_len:
                 raise ValueError(f"ciphertexts: rows of {b.length} bytes are shorter than the {tag_len}-byte tag")
-            sealed = b.rows
-            b.length -= tag_len
-            b.rows = b.array(sealed[:, :b.length], "ciphertexts")
-            tags = b.array(sealed[:, b.length:], "tags")
+            length = b.length - tag_len
         else:
             tags = b.array(tags, "tags", b.n, tag_len)
+            length = b.length
         inputs = _aead_inputs(b, info, keys, nonces, associated_data, second_keys)
-        plaintexts, ok = b.empty(b.n, b.length), b.empty(b.n)
+        plaintexts, ok = b.empty(b.n, length), b.empty(b.n)
         if b.n:
-            engine()._cuda_aead_async(True, name, **inputs, data=b.span(b.rows), offsets=b.offsets(b.rows),
-                                  out=b.span(plaintexts), tags=b.span(tags), ok=b.span(ok), tag_len=tag_len,
-                                  stream=b.stream())
+            engine()._cuda_aead_async(True, name, b.n, **inputs, data=b.column(b.rows), out=b.column(plaintexts),
+                                      tags=b.column(tags), ok=b.lib.address(ok), tag_len=tag_len,
+                                      appended=appended, stream=b.stream())
         return plaintexts, b.lib.flags(ok)
 
 
@@ -280,6 +267,5 @@ def hash(name: str, out_len: int, messages: Any) -> Any:
         b.use_rows(messages, "messages")
         out = b.empty(b.n, out_len)
         if b.n:
-            engine()._cuda_hash_async(name, data=b.span(b.rows), offsets=b.offsets(b.rows), out=b.span(out),
-                                  out_len=out_len, stream=b.stream())
+            engine()._cuda_hash_async(name, b.n, data=b.column(b.rows), out=b.column(out), stream=b.stream())
         return out

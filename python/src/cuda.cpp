@@ -4,22 +4,23 @@
 // Host inputs take the CPU's path (batch.cpp in lwc._lwc builds the packed job form) and reach
 // lwc::cuda's host API (pinned staging) through the table in _engine (cuda_engine.hpp).
 // Device memory: the Python layer (lwc/_cuda_arrays.py) allocates every array with the
-// caller's array library and hands over (address, size) pairs; the work is queued on the given
-// stream and nothing waits for it. lwc::cuda checks the sizes; no_device and other CUDA
-// failures become RuntimeError with lwc::cuda's message.
+// caller's array library and hands over each as a fixed-stride column of the packed job form
+// ((address, bytes, stride) triples); the work is queued on the given stream and nothing waits
+// for it. lwc::cuda checks the form; no_device and other CUDA failures become RuntimeError
+// with lwc::cuda's message.
 //
 // lwc_cuda links the CUDA runtime statically, and the runtime loads the driver (libcuda.so)
 // only when first used: the module imports on machines without a driver or GPU.
 #include <nanobind/nanobind.h>
-#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
+#include <tuple>
 #include <utility>
 
 #include <lwc/batch.hpp>
@@ -34,10 +35,6 @@ namespace {
 
 using namespace nb::literals;
 
-// lwc::cuda takes std::size_t offsets, Python hands over uint64 arrays: the same type on every
-// platform CUDA supports (64-bit Linux and Windows).
-static_assert(std::is_same_v<std::size_t, std::uint64_t>, "offsets are passed as uint64 arrays");
-
 template <class F>
 void run_cuda(F&& f) {
   try {
@@ -51,50 +48,61 @@ void run_cuda(F&& f) {
   }
 }
 
-void require_cuda_algorithm(const std::string& name) {
-  if (!lwc::cuda::supports(name))
+// The registry entry, looked up once per call; lwc::cuda takes the entry and looks up nothing.
+const lwc::algorithm& cuda_algorithm(const std::string& name) {
+  const lwc::algorithm* a = lwc::find_algorithm(name);
+  if (a == nullptr)
     value_error("the CUDA engine does not run '" + name + "' (see lwc.batch.cuda_algorithms())");
+  return *a;
 }
 
-// (device address, bytes) of an array, or (device address, entries) of an offsets array;
-// (0, 0) for an absent one.
-using device_span = std::pair<std::uintptr_t, std::size_t>;
+// A fixed-stride column in device memory, as Python hands it over: (address, bytes, stride),
+// an N x stride array of rows; (0, 0, 0) for an absent one. CUDA arrays reach the engine as
+// the packed form's fixed columns, read and written where they are: no offsets are built and
+// no tag is moved (sealed rows are ciphertext and tag, the form's appended tags).
+using device_column = std::tuple<std::uintptr_t, std::size_t, std::size_t>;
 
-template <class T>
-std::span<T> on_device(const device_span& s) {
-  return {reinterpret_cast<T*>(s.first), s.second};
+template <class Byte>
+lwc::jobs::basic_column<Byte> on_device(const device_column& c) {
+  const auto [address, size, stride] = c;
+  return lwc::jobs::basic_column<Byte>::fixed({reinterpret_cast<Byte*>(address), size}, stride);
 }
 
-void cuda_aead_async(bool decrypt, const std::string& name, device_span keys, device_span nonces,
-                     device_span data, device_span offsets, device_span ad, device_span ad_offsets,
-                     device_span second_keys, device_span out, device_span tags, device_span ok,
-                     std::size_t tag_len, std::uintptr_t stream) {
-  require_cuda_algorithm(name);
-  const lwc::batch::packed_aead_inputs in{
-      on_device<const std::uint8_t>(keys), on_device<const std::uint8_t>(nonces),
-      {on_device<const std::uint8_t>(data), on_device<const std::size_t>(offsets)},
-      {on_device<const std::uint8_t>(ad), on_device<const std::size_t>(ad_offsets)},
-      on_device<const std::uint8_t>(second_keys)};
+void cuda_aead_async(bool decrypt, const std::string& name, std::size_t count, device_column keys,
+                     device_column nonces, device_column ad, device_column second_keys,
+                     device_column in, device_column out, device_column tags, std::uintptr_t ok,
+                     std::size_t tag_len, bool appended, std::uintptr_t stream) {
+  const lwc::algorithm& a = cuda_algorithm(name);
+  lwc::jobs::packed_aead_jobs form;
+  form.count = count;
+  form.keys = on_device<const std::uint8_t>(keys);
+  form.nonces = on_device<const std::uint8_t>(nonces);
+  form.ad = on_device<const std::uint8_t>(ad);
+  form.second_keys = on_device<const std::uint8_t>(second_keys);
+  form.in = on_device<const std::uint8_t>(in);
+  form.out = on_device<std::uint8_t>(out);
+  form.tags = appended ? lwc::jobs::tag_place::appended : lwc::jobs::tag_place::detached;
+  if (!appended) {
+    if (decrypt) form.tags_in = on_device<const std::uint8_t>(tags);
+    else form.tags_out = on_device<std::uint8_t>(tags);
+  }
   const auto s = reinterpret_cast<lwc::cuda::stream_t>(stream);
   run_cuda([&] {
     if (decrypt)
-      lwc::cuda::decrypt_packed_async(name, in, on_device<const std::uint8_t>(tags),
-                                      on_device<std::uint8_t>(out), on_device<std::uint8_t>(ok),
-                                      tag_len, s);
+      lwc::cuda::decrypt_async(a, form, {reinterpret_cast<std::uint8_t*>(ok), count}, tag_len, s);
     else
-      lwc::cuda::encrypt_packed_async(name, in, on_device<std::uint8_t>(out),
-                                      on_device<std::uint8_t>(tags), tag_len, s);
+      lwc::cuda::encrypt_async(a, form, tag_len, s);
   });
 }
 
-void cuda_hash_async(const std::string& name, device_span data, device_span offsets, device_span out,
-                     std::size_t out_len, std::uintptr_t stream) {
-  require_cuda_algorithm(name);
-  run_cuda([&] {
-    lwc::cuda::hash_packed_async(name, {on_device<const std::uint8_t>(data), on_device<const std::size_t>(offsets)},
-                                 on_device<std::uint8_t>(out), out_len,
-                                 reinterpret_cast<lwc::cuda::stream_t>(stream));
-  });
+void cuda_hash_async(const std::string& name, std::size_t count, device_column in,
+                     device_column out, std::uintptr_t stream) {
+  const lwc::algorithm& a = cuda_algorithm(name);
+  lwc::jobs::packed_hash_jobs form;
+  form.count = count;
+  form.in = on_device<const std::uint8_t>(in);
+  form.out = on_device<std::uint8_t>(out);
+  run_cuda([&] { lwc::cuda::hash_async(a, form, reinterpret_cast<lwc::cuda::stream_t>(stream)); });
 }
 
 // The host-memory entry points of the table: lwc::cuda's exceptions become a status here, in
@@ -144,11 +152,10 @@ NB_MODULE(_lwc_cuda, m) {
   m.attr("__version__") = LWC_VERSION;
   m.attr("_engine") = nb::steal(PyCapsule_New(const_cast<cuda_engine*>(&engine_table),
                                               cuda_engine_capsule, nullptr));
-  m.def("_cuda_aead_async", &cuda_aead_async, "decrypt"_a, "name"_a, "keys"_a, "nonces"_a,
-        "data"_a, "offsets"_a, "ad"_a, "ad_offsets"_a, "second_keys"_a, "out"_a, "tags"_a, "ok"_a,
-        "tag_len"_a, "stream"_a);
-  m.def("_cuda_hash_async", &cuda_hash_async, "name"_a, "data"_a, "offsets"_a, "out"_a,
-        "out_len"_a, "stream"_a);
+  m.def("_cuda_aead_async", &cuda_aead_async, "decrypt"_a, "name"_a, "count"_a, "keys"_a,
+        "nonces"_a, "ad"_a, "second_keys"_a, "data"_a, "out"_a, "tags"_a, "ok"_a, "tag_len"_a,
+        "appended"_a, "stream"_a);
+  m.def("_cuda_hash_async", &cuda_hash_async, "name"_a, "count"_a, "data"_a, "out"_a, "stream"_a);
   m.def("_cuda_algorithms", [] {
     nb::list l;
     for (auto n : lwc::cuda::algorithms()) l.append(nb::str(n.data(), n.size()));

@@ -62,26 +62,6 @@ void require_device() {
 
 const algo_info& info_of(const lwc::algorithm& a) { return algo_table[lwc::index_of(a)]; }
 
-aead_batch device_batch(const jobs::packed_aead_inputs& in, std::uint8_t* out, std::uint8_t* tags,
-                        std::uint8_t* ok, std::size_t tag_len) {
-  aead_batch b{};
-  b.keys = in.keys.data();
-  b.nonces = in.nonces.data();
-  b.second_keys = in.second_keys.empty() ? nullptr : in.second_keys.data();
-  b.in = in.in.data.data();
-  b.in_off = in.in.offsets.data();
-  if (!in.ad.offsets.empty()) {
-    b.ad = in.ad.data.data();
-    b.ad_off = in.ad.offsets.data();
-  }
-  b.out = out;
-  b.tags = tags;
-  b.ok = ok;
-  b.count = in.in.count();
-  b.tag_len = static_cast<std::uint32_t>(tag_len);
-  return b;
-}
-
 // ---- the CUDA backend of the pipeline --------------------------------------------------------
 
 // Pipelines kept per device between calls (see pipeline_pool.hpp): enough for a few threads
@@ -209,22 +189,6 @@ namespace {
 
 namespace checks = lwc::jobs::checks;
 
-sponge_batch device_sponge_batch(const jobs::packed_hash_inputs& in, std::uint8_t* out,
-                                 std::size_t out_len) {
-  sponge_batch b{};
-  b.in = in.in.data.data();
-  b.in_off = in.in.offsets.data();
-  b.out = out;
-  b.out_len = out_len;
-  b.count = in.in.count();
-  if (!in.keys.empty()) b.keys = in.keys.data();
-  if (!in.customization.offsets.empty()) {
-    b.custom = in.customization.data.data();
-    b.custom_off = in.customization.offsets.data();
-  }
-  return b;
-}
-
 // The kernels take one output length per batch: a hash form's offset output column must give
 // every job the same length.
 std::size_t uniform_output_length(const lwc::algorithm& a, const jobs::packed_hash_jobs& f) {
@@ -240,35 +204,31 @@ std::size_t uniform_output_length(const lwc::algorithm& a, const jobs::packed_ha
 
 }  // namespace
 
-void encrypt_packed_async(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
-                          bytes_span out, bytes_span tags, std::size_t tag_len, stream_t stream) {
+void encrypt_async(algorithm_ref algorithm, const jobs::packed_aead_jobs& jobs, std::size_t tag_len,
+                   stream_t stream) {
   const lwc::algorithm& a = checks::resolve(algorithm, true);
   tag_len = checks::tag_length(a, tag_len);
-  checks::packed_aead(a, in, out.size(), tags.size(), tag_len, nullptr, checks::memory::device);
+  checks::aead_form(a, jobs, tag_len, false, nullptr, 0, checks::memory::device);
   require_device();
-  const aead_batch b = device_batch(in, out.data(), tags.data(), nullptr, tag_len);
+  const aead_batch b = form_batch(info_of(a), jobs, tag_len, nullptr);
   check(static_cast<cudaError_t>(launchers().aead[lwc::index_of(a)](false, b, stream)), "kernel launch");
 }
 
-void decrypt_packed_async(algorithm_ref algorithm, const jobs::packed_aead_inputs& in,
-                          bytes_view tags, bytes_span out, std::span<std::uint8_t> ok,
-                          std::size_t tag_len, stream_t stream) {
+void decrypt_async(algorithm_ref algorithm, const jobs::packed_aead_jobs& jobs,
+                   std::span<std::uint8_t> ok, std::size_t tag_len, stream_t stream) {
   const lwc::algorithm& a = checks::resolve(algorithm, true);
   tag_len = checks::tag_length(a, tag_len);
-  const std::size_t ok_size = ok.size();
-  checks::packed_aead(a, in, out.size(), tags.size(), tag_len, &ok_size, checks::memory::device);
+  checks::aead_form(a, jobs, tag_len, true, ok.data(), ok.size(), checks::memory::device);
   require_device();
-  // The kernel only reads the tags when decrypting.
-  const aead_batch b = device_batch(in, out.data(), const_cast<std::uint8_t*>(tags.data()), ok.data(), tag_len);
+  const aead_batch b = form_batch(info_of(a), jobs, tag_len, ok.data());
   check(static_cast<cudaError_t>(launchers().aead[lwc::index_of(a)](true, b, stream)), "kernel launch");
 }
 
-void hash_packed_async(algorithm_ref algorithm, const jobs::packed_hash_inputs& in, bytes_span out,
-                       std::size_t out_len, stream_t stream) {
+void hash_async(algorithm_ref algorithm, const jobs::packed_hash_jobs& jobs, stream_t stream) {
   const lwc::algorithm& a = checks::resolve(algorithm, false);
-  checks::packed_hash(a, in, out.size(), out_len, checks::memory::device);
+  checks::hash_form(a, jobs, checks::memory::device);
   require_device();
-  const sponge_batch b = device_sponge_batch(in, out.data(), out_len);
+  const sponge_batch b = form_batch(info_of(a), jobs);
   check(static_cast<cudaError_t>(launchers().sponge[lwc::index_of(a)](b, stream)), "kernel launch");
 }
 

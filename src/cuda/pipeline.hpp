@@ -20,6 +20,7 @@
 #include <cstring>
 #include <vector>
 
+#include <lwc/common/bytes.hpp>
 #include <lwc/common/secure.hpp>
 #include <lwc/packed_jobs.hpp>
 
@@ -478,8 +479,7 @@ class pipeline {
                             std::size_t last, Length length) {
     std::size_t pos = lead;
     for (std::size_t i = first;; ++i) {
-      const std::size_t o = pos;
-      std::memcpy(dst + sizeof o * (i - first), &o, sizeof o);
+      store_le64(dst + 8 * (i - first), pos);  // the kernels' u64 offsets
       if (i == last) break;
       pos += length(i);
     }
@@ -522,23 +522,23 @@ class pipeline {
     } else {
       be_.h2d(s.dev_in.p, s.host_in.p, c.in_size, s.s);
     }
-    aead_batch b{};
-    b.keys = at(s.dev_in, c.keys_at);
-    b.nonces = at(s.dev_in, c.nonces_at);
-    b.second_keys = v.masked ? at(s.dev_in, c.second_at) : nullptr;
-    b.in = at(s.dev_in, c.msg_at);
-    b.in_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.off_at));
-    b.in_base = 0;
-    if (v.has_ad) {
-      b.ad = at(s.dev_in, c.ad_at);
-      b.ad_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.ad_off_at));
-      b.ad_base = 0;
+    // The staged chunk as the kernels' columns: fixed keys, nonces and tags, offset columns
+    // (the offsets written above) for the messages, their outputs and the associated data.
+    aead_batch b = aead_batch_for(*v.alg, cnt, v.tag_len);
+    b.keys = fixed_column(at(s.dev_in, c.keys_at), v.alg->key_size, cnt);
+    b.nonces = fixed_column(at(s.dev_in, c.nonces_at), v.alg->nonce_size, cnt);
+    if (v.masked) b.second_keys = fixed_column(at(s.dev_in, c.second_at), v.alg->second_key_size, cnt);
+    const void* offsets = at(s.dev_in, c.off_at);
+    b.in = {at(s.dev_in, c.msg_at), c.msg_lead + c.msg_bytes, 0, offsets, jobs::offset_type::u64};
+    b.out = {at(s.dev_out, c.out_at), c.msg_lead + c.msg_bytes, 0, offsets, jobs::offset_type::u64};
+    if (v.has_ad)
+      b.ad = {at(s.dev_in, c.ad_at), c.ad_lead + c.ad_bytes, 0, at(s.dev_in, c.ad_off_at), jobs::offset_type::u64};
+    if (v.decrypt) {
+      b.tags_in = fixed_column(at(s.dev_in, c.tags_in_at), v.tag_len, cnt);
+      b.ok = at(s.dev_out, c.ok_at);
+    } else {
+      b.tags_out = fixed_column(at(s.dev_out, c.tags_out_at), v.tag_len, cnt);
     }
-    b.out = at(s.dev_out, c.out_at);
-    b.tags = v.decrypt ? at(s.dev_in, c.tags_in_at) : at(s.dev_out, c.tags_out_at);
-    b.ok = v.decrypt ? at(s.dev_out, c.ok_at) : nullptr;
-    b.count = cnt;
-    b.tag_len = static_cast<std::uint32_t>(v.tag_len);
     be_.run_aead(v.alg->id, v.decrypt, b, s.s);
     if (direct_out) {
       be_.d2h(chunk_of(v.out, c.first, c.last).data, at(s.dev_out, c.out_at + c.msg_lead), c.msg_bytes, s.s);
@@ -622,19 +622,13 @@ class pipeline {
     } else {
       be_.h2d(s.dev_in.p, s.host_in.p, c.in_size, s.s);
     }
-    sponge_batch b{};
-    b.in = at(s.dev_in, c.msg_at);
-    b.in_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.off_at));
-    b.in_base = 0;
-    b.out = at(s.dev_out, c.out_at);
-    b.out_len = v.out_len;
-    b.count = cnt;
-    if (v.keyed) b.keys = at(s.dev_in, c.keys_at);
-    if (v.has_custom) {
-      b.custom = at(s.dev_in, c.custom_at);
-      b.custom_off = reinterpret_cast<const std::size_t*>(at(s.dev_in, c.custom_off_at));
-      b.custom_base = 0;
-    }
+    sponge_batch b = sponge_batch_for(*v.alg, cnt);
+    b.in = {at(s.dev_in, c.msg_at), c.msg_lead + c.msg_bytes, 0, at(s.dev_in, c.off_at), jobs::offset_type::u64};
+    b.out = fixed_column(at(s.dev_out, c.out_at), v.out_len, cnt);
+    if (v.keyed) b.keys = fixed_column(at(s.dev_in, c.keys_at), v.alg->key_size, cnt);
+    if (v.has_custom)
+      b.custom = {at(s.dev_in, c.custom_at), c.custom_lead + c.custom_bytes, 0, at(s.dev_in, c.custom_off_at),
+                  jobs::offset_type::u64};
     be_.run_sponge(v.alg->id, b, s.s);
     be_.d2h(s.host_out.p, s.dev_out.p, c.out_size, s.s);
   }

@@ -17,61 +17,51 @@
 
 namespace lwc::cuda::detail {
 
-// AEAD job i of the batch, as the core's one-shot call. A decreasing pair of offsets skips the
-// job (and fails it when decrypting), as in the warp kernels: device offsets are not checked
-// by the host.
+// AEAD job i of the batch, as the core's one-shot call. A job whose elements do not fit
+// (offsets in device memory are not checked by the host) is skipped, and fails with its own
+// output bytes zeroed when decrypting, as in the warp kernels.
 template <class Algorithm, bool Decrypt>
 LWC_HD void aead_thread_job(const aead_batch& b, std::size_t i) {
-  const std::size_t m0 = b.in_off[i], m1 = b.in_off[i + 1];
-  std::size_t a0 = 0, a1 = 0;
-  if (b.ad_off != nullptr) {
-    a0 = b.ad_off[i];
-    a1 = b.ad_off[i + 1];
-  }
-  if (m1 < m0 || a1 < a0) {
-    if constexpr (Decrypt) b.ok[i] = 0;
+  const aead_job j = aead_job_of<Decrypt>(b, i);
+  if (!j.valid) {
+    if constexpr (Decrypt) {
+      b.ok[i] = 0;
+      zero_range(j.out, j.out_size);
+    }
     return;
   }
-  const std::uint8_t* key = b.keys + Algorithm::key_size * i;
-  const std::uint8_t* nonce = b.nonces + Algorithm::nonce_size * i;
-  const std::uint8_t* second =
-      b.second_keys != nullptr ? b.second_keys + Algorithm::second_key_size * i : nullptr;
-  const std::uint8_t* ad = b.ad_off != nullptr ? b.ad + (a0 - b.ad_base) : nullptr;
-  const std::uint8_t* in = b.in + (m0 - b.in_base);
-  std::uint8_t* out = b.out + (m0 - b.in_base);
-  std::uint8_t* tag = b.tags + std::size_t{b.tag_len} * i;
+  const auto bytes = [](std::uintptr_t a) { return reinterpret_cast<const std::uint8_t*>(a); };
+  const std::uint8_t* second = j.second_key != 0 ? bytes(j.second_key) : nullptr;
+  const std::uint8_t* ad = j.ad_len != 0 ? bytes(j.ad) : nullptr;
+  auto* out = reinterpret_cast<std::uint8_t*>(j.out);
   if constexpr (Decrypt) {
     // The core zeroes the output itself when the tag does not verify.
-    b.ok[i] = Algorithm::decrypt(key, second, nonce, ad, a1 - a0, in, m1 - m0, tag, b.tag_len, out)
+    b.ok[i] = Algorithm::decrypt(bytes(j.key), second, bytes(j.nonce), ad, j.ad_len, bytes(j.in),
+                                 j.len, bytes(j.tag), b.tag_len, out)
                   ? 1
                   : 0;
   } else {
-    Algorithm::encrypt(key, second, nonce, ad, a1 - a0, in, m1 - m0, out, tag, b.tag_len);
+    Algorithm::encrypt(bytes(j.key), second, bytes(j.nonce), ad, j.ad_len, bytes(j.in), j.len,
+                       out, reinterpret_cast<std::uint8_t*>(j.tag), b.tag_len);
   }
 }
 
 // Hash, XOF, CXOF, MAC or PRF job i: the core's incremental object, built with the job's key
-// or customization string where the algorithm has one.
+// or customization string where the algorithm has one. A job that does not fit is skipped.
 template <class Hash>
 LWC_HD void hash_thread_job(const sponge_batch& b, std::size_t i) {
-  const std::size_t m0 = b.in_off[i], m1 = b.in_off[i + 1];
-  std::size_t c0 = 0, c1 = 0;
-  if (b.custom_off != nullptr) {
-    c0 = b.custom_off[i];
-    c1 = b.custom_off[i + 1];
-  }
-  if (m1 < m0 || c1 < c0) return;
-  const std::uint8_t* in = b.in + (m0 - b.in_base);
-  std::uint8_t* out = b.out + b.out_len * i;
+  const sponge_job j = sponge_job_of(b, i);
+  if (!j.valid) return;
+  const auto bytes = [](std::uintptr_t a) { return reinterpret_cast<const std::uint8_t*>(a); };
   const auto run = [&](Hash& h) {
-    h.absorb(in, m1 - m0);
-    h.squeeze(out, b.out_len);
+    h.absorb(bytes(j.in), j.len);
+    h.squeeze(reinterpret_cast<std::uint8_t*>(j.out), j.out_len);
   };
   if constexpr (Hash::keyed) {
-    Hash h(b.keys + Hash::key_size * i);
+    Hash h(bytes(j.key));
     run(h);
   } else if constexpr (Hash::kind == algorithm_kind::cxof) {
-    Hash h(b.custom_off != nullptr ? b.custom + (c0 - b.custom_base) : nullptr, c1 - c0);
+    Hash h(j.custom_len != 0 ? bytes(j.custom) : nullptr, j.custom_len);
     run(h);
   } else {
     Hash h;

@@ -18,49 +18,158 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <lwc/ascon/aead.hpp>
 #include <lwc/ascon/hash.hpp>
+#include <lwc/packed_jobs.hpp>
 
 namespace lwc::cuda::detail {
 
 // ---- job tables (device pointers on the GPU, host pointers in the emulation) ---------------
 
-// Job i: message in + (in_off[i] - in_base) of in_off[i + 1] - in_off[i] bytes, associated
-// data likewise (no ad_off: none), output at out + (in_off[i] - in_base), tag at
-// tags + i * tag_len, verification flag ok[i] (decryption only).
-struct aead_batch {
-  const std::uint8_t* keys;         // count * the key size
-  const std::uint8_t* nonces;       // count * the nonce size
-  const std::uint8_t* second_keys;  // count * the second key size, or null (nonce masking)
-  const std::uint8_t* in;
-  const std::size_t* in_off;  // count + 1 entries
-  std::size_t in_base;
-  const std::uint8_t* ad;
-  const std::size_t* ad_off;  // count + 1 entries, or null
-  std::size_t ad_base;
-  std::uint8_t* out;
-  std::uint8_t* tags;  // written by encryption, read by decryption
-  std::uint8_t* ok;
-  std::size_t count;
-  std::uint32_t tag_len;
+// A column of the packed job form (<lwc/packed_jobs.hpp>) as the kernels read it: fixed
+// (element i at data + i * stride) or with 32- or 64-bit offsets (element i is
+// data[offsets[i] .. offsets[i + 1])). The host cannot read offsets in device memory, so the
+// kernels check every job's pair themselves: a pair that decreases or ends past `size` makes
+// the job invalid (see aead_job_of), so no job reaches outside its column's buffer.
+template <class Byte>
+struct job_column {
+  Byte* data = nullptr;
+  std::size_t size = 0;    // bytes at data
+  std::size_t stride = 0;  // fixed columns; an absent column is fixed with stride 0
+  const void* offsets = nullptr;
+  jobs::offset_type kind = jobs::offset_type::none;
+
+  // A writable column (host staging) read as an input one.
+  LWC_HD operator job_column<const Byte>() const
+    requires(!std::is_const_v<Byte>)
+  {
+    return {data, size, stride, offsets, kind};
+  }
 };
 
-// Job i: in + (in_off[i] - in_base) .. in + (in_off[i + 1] - in_base), output at
-// out + i * out_len; MACs and PRFs: key at keys + i * key size; CXOFs: customization string
-// like the message (no custom_off: none).
-struct sponge_batch {
-  const std::uint8_t* in;
-  const std::size_t* in_off;
-  std::size_t in_base;
-  std::uint8_t* out;
-  std::size_t out_len;
-  std::size_t count;
-  const std::uint8_t* keys = nullptr;
-  const std::uint8_t* custom = nullptr;
-  const std::size_t* custom_off = nullptr;
-  std::size_t custom_base = 0;
+struct job_bytes {
+  std::uintptr_t at;
+  std::size_t size;
+  bool valid;
 };
+
+// Entry k of an offsets array, widened (signed entries sign-extended: a negative one is
+// then larger than any buffer). The host checks that a device offsets array is aligned to
+// its width; host memory is read byte-wise.
+LWC_HD inline std::uint64_t offset_entry(const void* offsets, jobs::offset_type kind, std::size_t k) {
+#if defined(__CUDA_ARCH__)
+  switch (kind) {
+    case jobs::offset_type::u32: return static_cast<const std::uint32_t*>(offsets)[k];
+    case jobs::offset_type::i32:
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<const std::int32_t*>(offsets)[k]));
+    default: return static_cast<const std::uint64_t*>(offsets)[k];
+  }
+#else
+  const auto* p = static_cast<const std::uint8_t*>(offsets);
+  switch (kind) {
+    case jobs::offset_type::u32: return load_le32(p + 4 * k);
+    case jobs::offset_type::i32:
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(load_le32(p + 4 * k))));
+    default: return load_le64(p + 8 * k);
+  }
+#endif
+}
+
+template <class Byte>
+LWC_HD inline job_bytes element_of(const job_column<Byte>& c, std::size_t i) {
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(c.data);
+  if (c.kind == jobs::offset_type::none) return {base + i * c.stride, c.stride, true};
+  const std::uint64_t from = offset_entry(c.offsets, c.kind, i);
+  const std::uint64_t to = offset_entry(c.offsets, c.kind, i + 1);
+  if (from > to || to > c.size) return {base, 0, false};
+  return {base + static_cast<std::size_t>(from), static_cast<std::size_t>(to - from), true};
+}
+
+// n AEAD jobs: the packed form's columns, the sizes every job's elements must have (from the
+// registry entry) and where the tags are. The host pipeline stages every batch into offset
+// columns with detached tags; the asynchronous API passes the caller's form as it is.
+struct aead_batch {
+  job_column<const std::uint8_t> keys, nonces;
+  job_column<const std::uint8_t> second_keys;  // absent (size 0, no offsets): no nonce masking
+  job_column<const std::uint8_t> ad;           // absent: no associated data
+  job_column<const std::uint8_t> in;           // plaintexts, or ciphertexts (+ tag when appended)
+  job_column<std::uint8_t> out;
+  job_column<const std::uint8_t> tags_in;  // decryption, detached tags
+  job_column<std::uint8_t> tags_out;       // encryption, detached tags
+  std::uint8_t* ok;                        // decryption: count flags
+  std::size_t count;
+  std::uint32_t tag_len;
+  bool appended;  // tags after each ciphertext: in out's elements (encrypt), in in's (decrypt)
+  std::uint32_t key_size, nonce_size, second_key_size;
+};
+
+// Job i of an AEAD batch, its elements checked against each other and the algorithm's sizes.
+struct aead_job {
+  std::uintptr_t key, nonce, second_key, ad, in, out, tag;  // second_key 0: none
+  std::size_t ad_len, len;  // len: the message, without an appended tag
+  std::size_t out_size;     // an invalid job's output bytes that are its own (else 0)
+  bool valid;
+};
+
+template <bool Decrypt>
+LWC_HD inline aead_job aead_job_of(const aead_batch& b, std::size_t i) {
+  aead_job j{};
+  const job_bytes key = element_of(b.keys, i), nonce = element_of(b.nonces, i);
+  const job_bytes second = element_of(b.second_keys, i), ad = element_of(b.ad, i);
+  const job_bytes in = element_of(b.in, i), out = element_of(b.out, i);
+  j.key = key.at;
+  j.nonce = nonce.at;
+  j.second_key = second.size != 0 ? second.at : 0;
+  j.ad = ad.at;
+  j.ad_len = ad.size;
+  j.in = in.at;
+  j.out = out.at;
+  const std::size_t shrink = Decrypt && b.appended ? b.tag_len : 0;
+  const std::size_t grow = !Decrypt && b.appended ? b.tag_len : 0;
+  j.len = in.size >= shrink ? in.size - shrink : 0;
+  job_bytes tag{};
+  if (b.appended) tag = {Decrypt ? in.at + j.len : out.at + j.len, b.tag_len, true};
+  else tag = Decrypt ? element_of(b.tags_in, i) : element_of(b.tags_out, i);
+  j.tag = tag.at;
+  j.out_size = out.valid ? out.size : 0;
+  j.valid = key.valid && key.size == b.key_size && nonce.valid && nonce.size == b.nonce_size &&
+            second.valid && (second.size == 0 || second.size == b.second_key_size) && ad.valid &&
+            in.valid && in.size >= shrink && out.valid && out.size == j.len + grow &&
+            tag.valid && tag.size == b.tag_len;
+  return j;
+}
+
+// n hash, XOF, CXOF, MAC or PRF jobs: output element i is job i's digest (its size is the
+// output length: one for all in the host pipeline, any per job for XOFs and PRFs).
+struct sponge_batch {
+  job_column<const std::uint8_t> in;
+  job_column<std::uint8_t> out;
+  job_column<const std::uint8_t> keys;    // MACs and PRFs; else absent
+  job_column<const std::uint8_t> custom;  // CXOFs: absent or a string per job
+  std::size_t count;
+  std::size_t key_size = 0;          // keyed algorithms' key size
+  std::size_t output_size = 0;       // fixed-output algorithms' digest size; 0: any length
+  std::size_t max_input = SIZE_MAX;  // the algorithm's message limit
+  std::size_t max_custom = 0;        // CXOFs' customization limit
+};
+
+struct sponge_job {
+  std::uintptr_t in, out, key, custom;
+  std::size_t len, out_len, custom_len;
+  bool valid;
+};
+
+LWC_HD inline sponge_job sponge_job_of(const sponge_batch& b, std::size_t i) {
+  const job_bytes in = element_of(b.in, i), out = element_of(b.out, i);
+  const job_bytes key = element_of(b.keys, i), custom = element_of(b.custom, i);
+  sponge_job j{in.at, out.at, key.at, custom.at, in.size, out.size, custom.size, false};
+  j.valid = in.valid && in.size <= b.max_input && out.valid &&
+            (b.output_size == 0 || out.size == b.output_size) && key.valid &&
+            key.size == b.key_size && custom.valid && custom.size <= b.max_custom;
+  return j;
+}
 
 // ---- shared memory ---------------------------------------------------------------------------
 
@@ -418,6 +527,8 @@ struct aead_lane {
   std::uintptr_t seg = 0;  // next input byte of the current segment (AD, then message)
   std::uintptr_t out = 0;  // next output byte
   std::size_t rem = 0;     // bytes of the segment not yet staged
+  std::uintptr_t msg = 0, out_start = 0, tag = 0;  // the job's message, output and tag
+  std::size_t len = 0;                             // its message length
   lane_phase phase = lane_phase::idle;
   bool wipe = false;  // verification failed: zero the job's output after this step's stores
 
@@ -425,43 +536,43 @@ struct aead_lane {
 
   LWC_HD void start(const aead_batch& b, std::size_t i) {
     job = i;
-    const std::size_t m0 = b.in_off[i], m1 = b.in_off[i + 1];
-    std::size_t a0 = 0, a1 = 0;
-    if (b.ad_off != nullptr) {
-      a0 = b.ad_off[i];
-      a1 = b.ad_off[i + 1];
-    }
-    // Offsets in device memory are not checked by the host; a decreasing pair skips the job
-    // (and fails it when decrypting) rather than running over other jobs' memory.
-    if (m1 < m0 || a1 < a0) {
-      if constexpr (Decrypt) b.ok[i] = 0;
+    const aead_job j = aead_job_of<Decrypt>(b, i);
+    // The host cannot check offsets in device memory: a job whose elements do not fit is
+    // skipped (and, when decrypting, fails with its own output bytes zeroed) rather than run
+    // over other jobs' memory.
+    if (!j.valid) {
+      if constexpr (Decrypt) {
+        b.ok[i] = 0;
+        zero_range(j.out, j.out_size);
+      }
       return;
     }
-    const std::uintptr_t key = reinterpret_cast<std::uintptr_t>(b.keys) + 16 * i;
-    const std::uintptr_t nonce = reinterpret_cast<std::uintptr_t>(b.nonces) + 16 * i;
-    k1 = le_to_lane<lanes>(gload_le64(key));
-    k2 = le_to_lane<lanes>(gload_le64(key + 8));
-    std::uint64_t n0 = le_to_lane<lanes>(gload_le64(nonce));
-    std::uint64_t n1 = le_to_lane<lanes>(gload_le64(nonce + 8));
+    k1 = le_to_lane<lanes>(gload_le64(j.key));
+    k2 = le_to_lane<lanes>(gload_le64(j.key + 8));
+    std::uint64_t n0 = le_to_lane<lanes>(gload_le64(j.nonce));
+    std::uint64_t n1 = le_to_lane<lanes>(gload_le64(j.nonce + 8));
     if constexpr (Traits::nonce_masking) {
-      if (b.second_keys != nullptr) {
-        const std::uintptr_t k = reinterpret_cast<std::uintptr_t>(b.second_keys) + 16 * i;
-        n0 ^= le_to_lane<lanes>(gload_le64(k));
-        n1 ^= le_to_lane<lanes>(gload_le64(k + 8));
+      if (j.second_key != 0) {
+        n0 ^= le_to_lane<lanes>(gload_le64(j.second_key));
+        n1 ^= le_to_lane<lanes>(gload_le64(j.second_key + 8));
       }
     }
     s = ascon::state{{Traits::iv, k1, k2, n0, n1}};
     ascon::permute<12>(s);
     s.x[3] ^= k1;
     s.x[4] ^= k2;
-    out = reinterpret_cast<std::uintptr_t>(b.out) + (m0 - b.in_base);
-    if (a1 != a0) {
+    msg = j.in;
+    len = j.len;
+    out_start = j.out;
+    out = j.out;
+    tag = j.tag;
+    if (j.ad_len != 0) {
       phase = lane_phase::associated_data;
-      seg = reinterpret_cast<std::uintptr_t>(b.ad) + (a0 - b.ad_base);
-      rem = a1 - a0;
+      seg = j.ad;
+      rem = j.ad_len;
     } else {
       s.x[4] ^= lanes::dsep;
-      begin_message(b);
+      begin_message();
     }
   }
 
@@ -494,7 +605,7 @@ struct aead_lane {
       xor_padding<lanes, rate>(s, r);
       ascon::permute<rounds>(s);
       s.x[4] ^= lanes::dsep;
-      begin_message(b);
+      begin_message();
       if (rem == 0) {  // empty message: its padding block, then the tag
         s.x[0] ^= lanes::pad(0);
         finish(b);
@@ -543,19 +654,17 @@ struct aead_lane {
     finish(b);
   }
 
-  LWC_HD void after_store(const aead_batch& b) {
+  LWC_HD void after_store(const aead_batch&) {
     if (!wipe) return;
     wipe = false;
-    const std::size_t m0 = b.in_off[job], m1 = b.in_off[job + 1];
-    zero_range(reinterpret_cast<std::uintptr_t>(b.out) + (m0 - b.in_base), m1 - m0);
+    zero_range(out_start, len);
   }
 
  private:
-  LWC_HD void begin_message(const aead_batch& b) {
-    const std::size_t m0 = b.in_off[job], m1 = b.in_off[job + 1];
+  LWC_HD void begin_message() {
     phase = lane_phase::message;
-    seg = reinterpret_cast<std::uintptr_t>(b.in) + (m0 - b.in_base);
-    rem = m1 - m0;
+    seg = msg;
+    rem = len;
   }
 
   LWC_HD void finish(const aead_batch& b) {
@@ -564,7 +673,6 @@ struct aead_lane {
     ascon::permute<12>(s);
     const std::uint64_t t0 = le_to_lane<lanes>(s.x[3] ^ k1);
     const std::uint64_t t1 = le_to_lane<lanes>(s.x[4] ^ k2);
-    const std::uintptr_t tag = reinterpret_cast<std::uintptr_t>(b.tags) + job * b.tag_len;
     phase = lane_phase::idle;
     if constexpr (!Decrypt) {
       gstore_le_bytes(tag, b.tag_len, t0, t1);
@@ -613,14 +721,14 @@ struct sponge_lane {
 
   LWC_HD void start(const sponge_batch& b, std::size_t i) {
     job = i;
-    const std::size_t m0 = b.in_off[i], m1 = b.in_off[i + 1];
-    if (m1 < m0) return;
+    const sponge_job j = sponge_job_of(b, i);
+    if (!j.valid) return;  // skipped, its output untouched (see aead_lane::start)
     using st = sponge_start<Params>;
     s = ascon::state{{st::x0, st::x1, st::x2, st::x3, st::x4}};
-    seg = reinterpret_cast<std::uintptr_t>(b.in) + (m0 - b.in_base);
-    rem = m1 - m0;
-    out = reinterpret_cast<std::uintptr_t>(b.out) + i * b.out_len;
-    out_rem = b.out_len;
+    seg = j.in;
+    rem = j.len;
+    out = j.out;
+    out_rem = j.out_len;
     squeezed = false;
     phase = lane_phase::message;
   }

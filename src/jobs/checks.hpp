@@ -299,10 +299,12 @@ inline void packed_hash(const algorithm& a, const packed_hash_inputs& in, std::s
 
 // One column's shape, for n jobs: a fixed column's data is exactly n * stride bytes; an offset
 // column has n + 1 entries (of either width, signed or not) that start at or above 0, never
-// decrease and end inside the data. Returns the bytes of its n elements.
+// decrease and end inside the data. Returns the bytes of its n elements. Offsets in device
+// memory cannot be read here: they must be aligned to their width, and the CUDA kernels
+// check each job's pair (the bound returned is then the data's size).
 template <class Byte>
 std::size_t column_shape(const algorithm& a, const char* what, const basic_column<Byte>& c,
-                   std::size_t n) {
+                   std::size_t n, memory where = memory::host) {
   const auto bad = [&](const std::string& why) { fail(a, std::string(what) + " column: " + why); };
   if (!c.has_offsets()) {
     if (c.offsets != nullptr || c.offset_count != 0) bad("offsets given without their type");
@@ -318,6 +320,11 @@ std::size_t column_shape(const algorithm& a, const char* what, const basic_colum
   if (c.offset_count != entries)
     bad(std::to_string(entries) + " offsets needed, got " + std::to_string(c.offset_count));
   if (c.offsets == nullptr) bad("offsets are null");
+  if (where == memory::device) {
+    if (reinterpret_cast<std::uintptr_t>(c.offsets) % columns::offset_width(c.offset_kind) != 0)
+      bad("offsets in device memory must be aligned to their width");
+    return c.data.size();
+  }
   const bool is_signed = c.offset_kind == offset_type::i32 || c.offset_kind == offset_type::i64;
   std::uint64_t prev = columns::offset_at(c.offsets, c.offset_kind, 0);
   // Non-decreasing from a non-negative first entry: every entry is non-negative.
@@ -340,7 +347,7 @@ std::size_t column_shape(const algorithm& a, const char* what, const basic_colum
 // no elements to check, so it needs no key or nonce buffer.
 template <class Byte>
 void element_size(const algorithm& a, const char* what, const basic_column<Byte>& c, std::size_t n,
-                  std::size_t size, const char* size_name) {
+                  std::size_t size, const char* size_name, memory where = memory::host) {
   if (n == 0) return;
   if (!c.has_offsets()) {
     if (c.stride != size)
@@ -348,6 +355,7 @@ void element_size(const algorithm& a, const char* what, const basic_column<Byte>
                   size_name + "), got " + std::to_string(c.stride));
     return;
   }
+  if (where == memory::device) return;  // the kernels check each job's element
   const columns::reader<Byte> r(c);
   for (std::size_t i = 0; i < n; ++i)
     if (r[i].size != size)
@@ -358,7 +366,7 @@ void element_size(const algorithm& a, const char* what, const basic_column<Byte>
 // At most `limit` bytes per element.
 template <class Byte>
 void element_limit(const algorithm& a, const char* what, const basic_column<Byte>& c,
-                   std::size_t n, std::size_t limit) {
+                   std::size_t n, std::size_t limit, memory where = memory::host) {
   const columns::reader<Byte> r(c);
   if (!c.has_offsets()) {
     if (n != 0 && c.stride > limit)
@@ -366,6 +374,7 @@ void element_limit(const algorithm& a, const char* what, const basic_column<Byte
                   " bytes, got " + std::to_string(c.stride));
     return;
   }
+  if (where == memory::device) return;  // the kernels check each job's element
   for (std::size_t i = 0; i < n; ++i)
     if (r[i].size > limit)
       fail_job(a, i, std::string(what) + " must be at most " + std::to_string(limit) +
@@ -411,23 +420,26 @@ inline bool in_place(const packed_aead_jobs& f) {
 }
 
 // Every check of a packed AEAD form; returns the bytes of the batch (messages and associated
-// data), which size the thread split. ok_size: the ok flags' count when decrypting.
+// data), which size the thread split. ok_size: the ok flags' count when decrypting. In device
+// memory (the CUDA engine's asynchronous calls) every check that needs no offset value.
 inline std::uint64_t aead_form(const algorithm& a, const packed_aead_jobs& f, std::size_t tag_len,
-                               bool decrypt, const std::uint8_t* ok, std::size_t ok_size) {
+                               bool decrypt, const std::uint8_t* ok, std::size_t ok_size,
+                               memory where = memory::host) {
   const std::size_t n = f.count;
-  column_shape(a, "key", f.keys, n);
-  element_size(a, "key", f.keys, n, a.key_size, "the key size");
-  column_shape(a, "nonce", f.nonces, n);
-  element_size(a, "nonce", f.nonces, n, a.nonce_size, "the nonce size");
+  column_shape(a, "key", f.keys, n, where);
+  element_size(a, "key", f.keys, n, a.key_size, "the key size", where);
+  column_shape(a, "nonce", f.nonces, n, where);
+  element_size(a, "nonce", f.nonces, n, a.nonce_size, "the nonce size", where);
   if (!f.second_keys.absent()) {
     if (a.second_key_size == 0) fail(a, "nonce masking (second keys) is not supported");
-    column_shape(a, "second key", f.second_keys, n);
-    element_size(a, "second key", f.second_keys, n, a.second_key_size, "the second key size");
+    column_shape(a, "second key", f.second_keys, n, where);
+    element_size(a, "second key", f.second_keys, n, a.second_key_size, "the second key size",
+                 where);
   }
   checked_total bytes(a.name);
-  bytes.add(column_shape(a, "associated data", f.ad, n));
-  bytes.add(column_shape(a, "input", f.in, n));
-  column_shape(a, "output", f.out, n);
+  bytes.add(column_shape(a, "associated data", f.ad, n, where));
+  bytes.add(column_shape(a, "input", f.in, n, where));
+  column_shape(a, "output", f.out, n, where);
   const bool appended = f.tags == tag_place::appended;
   if (!appended && f.tags != tag_place::detached) fail(a, "unknown tag placement");
   if (appended) {
@@ -435,12 +447,12 @@ inline std::uint64_t aead_form(const algorithm& a, const packed_aead_jobs& f, st
       fail(a, "tag columns given with tags appended to the ciphertexts");
   } else if (decrypt) {
     if (!f.tags_out.absent()) fail(a, "decryption reads tags_in; tags_out must be absent");
-    column_shape(a, "tag", f.tags_in, n);
-    element_size(a, "tag", f.tags_in, n, tag_len, "the tag length");
+    column_shape(a, "tag", f.tags_in, n, where);
+    element_size(a, "tag", f.tags_in, n, tag_len, "the tag length", where);
   } else {
     if (!f.tags_in.absent()) fail(a, "encryption writes tags_out; tags_in must be absent");
-    column_shape(a, "tag", f.tags_out, n);
-    element_size(a, "tag", f.tags_out, n, tag_len, "the tag length");
+    column_shape(a, "tag", f.tags_out, n, where);
+    element_size(a, "tag", f.tags_out, n, tag_len, "the tag length", where);
   }
   // Output element i against input element i: the same size, plus the tag when encrypting
   // with appended tags, minus it when decrypting so.
@@ -453,7 +465,7 @@ inline std::uint64_t aead_form(const algorithm& a, const packed_aead_jobs& f, st
     if (f.out.stride != checked_add(f.in.stride - shrink, grow, a.name))
       fail(a, "output column: stride must be " + std::to_string(f.in.stride - shrink + grow) +
                   " bytes, got " + std::to_string(f.out.stride));
-  } else {
+  } else if (where == memory::host) {
     const columns::reader<const std::uint8_t> in(f.in);
     const columns::reader<std::uint8_t> out(f.out);
     for (std::size_t i = 0; i < n; ++i) {
@@ -500,25 +512,28 @@ inline std::uint64_t aead_form(const algorithm& a, const packed_aead_jobs& f, st
   return bytes.value();
 }
 
-// Every check of a packed hash form; returns the bytes of the batch (inputs and outputs).
-inline std::uint64_t hash_form(const algorithm& a, const packed_hash_jobs& f) {
+// Every check of a packed hash form; returns the bytes of the batch (inputs and outputs). In
+// device memory, every check that needs no offset value (as aead_form).
+inline std::uint64_t hash_form(const algorithm& a, const packed_hash_jobs& f,
+                               memory where = memory::host) {
   const std::size_t n = f.count;
   checked_total bytes(a.name);
-  bytes.add(column_shape(a, "input", f.in, n));
-  if (a.max_input_size != SIZE_MAX) element_limit(a, "input", f.in, n, a.max_input_size);
-  bytes.add(column_shape(a, "output", f.out, n));
+  bytes.add(column_shape(a, "input", f.in, n, where));
+  if (a.max_input_size != SIZE_MAX) element_limit(a, "input", f.in, n, a.max_input_size, where);
+  bytes.add(column_shape(a, "output", f.out, n, where));
   if (a.max_output_size != 0)
-    element_size(a, "output", f.out, n, a.output_size, "the output size");
+    element_size(a, "output", f.out, n, a.output_size, "the output size", where);
   if (a.is_keyed()) {
-    column_shape(a, "key", f.keys, n);
-    element_size(a, "key", f.keys, n, a.key_size, "the key size");
+    column_shape(a, "key", f.keys, n, where);
+    element_size(a, "key", f.keys, n, a.key_size, "the key size", where);
   } else if (!f.keys.absent()) {
     fail(a, "takes no key");
   }
   if (!f.customization.absent()) {
     if (a.max_customization_size == 0) fail(a, "takes no customization string");
-    column_shape(a, "customization", f.customization, n);
-    element_limit(a, "customization string", f.customization, n, a.max_customization_size);
+    column_shape(a, "customization", f.customization, n, where);
+    element_limit(a, "customization string", f.customization, n, a.max_customization_size,
+                  where);
   }
   std::vector<named_range> inputs, outputs;
   add_ranges(inputs, f.in, "input column", "input offsets");

@@ -65,7 +65,7 @@ struct stored_column {
 };
 
 // `elements` in layout `kind` (fixed only when they all have one size).
-stored_column store(const std::vector<bytes>& elements, layout kind, std::mt19937& rng) {
+inline stored_column store(const std::vector<bytes>& elements, layout kind, std::mt19937& rng) {
   stored_column c;
   c.kind = kind;
   if (kind == layout::fixed) {
@@ -90,13 +90,13 @@ stored_column store(const std::vector<bytes>& elements, layout kind, std::mt1993
   return c;
 }
 
-bytes random_bytes(std::size_t n, std::mt19937& rng) {
+inline bytes random_bytes(std::size_t n, std::mt19937& rng) {
   bytes b(n);
   for (auto& x : b) x = static_cast<std::uint8_t>(rng());
   return b;
 }
 
-layout pick(std::mt19937& rng, bool fixed_allowed) {
+inline layout pick(std::mt19937& rng, bool fixed_allowed) {
   const layout l = all_layouts[rng() % 5];
   return l == layout::fixed && !fixed_allowed ? layout::u64 : l;
 }

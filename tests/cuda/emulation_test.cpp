@@ -18,36 +18,52 @@ namespace {
 using namespace lwc::cuda::test;
 namespace d = lwc::cuda::detail;
 
+// An offset column over `off` (std::size_t entries, the kernels' u64 offsets on the platforms
+// CUDA supports).
+static_assert(sizeof(std::size_t) == 8);
+template <class Byte>
+d::job_column<Byte> offset_column(Byte* data, std::size_t size, const std::vector<std::size_t>& off) {
+  return {data, size, 0, off.data(), lwc::jobs::offset_type::u64};
+}
+
+// Tags detached: the case's tag column, written when encrypting, read when decrypting.
+d::aead_batch batch_of(const d::algo_info& alg, std::size_t n, std::size_t tag_len, const std::uint8_t* keys,
+                       const std::uint8_t* nonces, const std::uint8_t* second_keys, const buffer& in,
+                       const std::vector<std::size_t>& in_off, const buffer& ad,
+                       const std::vector<std::size_t>& ad_off, std::uint8_t* out, std::uint8_t* tags,
+                       std::uint8_t* ok) {
+  d::aead_batch b = d::aead_batch_for(alg, n, tag_len);
+  b.keys = d::fixed_column(keys, alg.key_size, n);
+  b.nonces = d::fixed_column(nonces, alg.nonce_size, n);
+  if (second_keys != nullptr) b.second_keys = d::fixed_column(second_keys, alg.second_key_size, n);
+  b.in = offset_column(in.data(), in.size(), in_off);
+  b.out = offset_column(out, in.size(), in_off);
+  if (!ad_off.empty()) b.ad = offset_column(ad.data(), ad.size(), ad_off);
+  b.tags_in = d::fixed_column<const std::uint8_t>(tags, tag_len, n);
+  b.tags_out = d::fixed_column(tags, tag_len, n);
+  b.ok = ok;
+  return b;
+}
+
 d::aead_batch batch_of(aead_case& c, std::uint8_t* ok) {
-  const bool ad = !c.ad_off.empty();
-  return d::aead_batch{.keys = c.keys.data(),
-                       .nonces = c.nonces.data(),
-                       .second_keys = c.shape.masking ? c.second_keys.data() : nullptr,
-                       .in = c.in.data(),
-                       .in_off = c.in_off.data(),
-                       .in_base = 0,
-                       .ad = ad ? c.ad.data() : nullptr,
-                       .ad_off = ad ? c.ad_off.data() : nullptr,
-                       .ad_base = 0,
-                       .out = c.out_data(),
-                       .tags = c.tags.data(),
-                       .ok = ok,
-                       .count = c.n(),
-                       .tag_len = static_cast<std::uint32_t>(c.shape.tag_len)};
+  return batch_of(*c.alg, c.n(), c.shape.tag_len, c.keys.data(), c.nonces.data(),
+                  c.shape.masking ? c.second_keys.data() : nullptr, c.in, c.in_off, c.ad, c.ad_off,
+                  c.out_data(), c.tags.data(), ok);
+}
+
+d::sponge_batch batch_of(const d::algo_info& alg, std::size_t n, std::size_t out_len, const buffer& in,
+                         const std::vector<std::size_t>& in_off, std::uint8_t* out, const std::uint8_t* keys,
+                         const buffer& custom, const std::vector<std::size_t>& custom_off) {
+  d::sponge_batch b = d::sponge_batch_for(alg, n);
+  b.in = offset_column(in.data(), in.size(), in_off);
+  b.out = d::fixed_column(out, out_len, n);
+  if (alg.key_size != 0) b.keys = d::fixed_column(keys, alg.key_size, n);
+  if (!custom_off.empty()) b.custom = offset_column(custom.data(), custom.size(), custom_off);
+  return b;
 }
 
 d::sponge_batch batch_of(sponge_case& c) {
-  const bool custom = !c.custom_off.empty();
-  return d::sponge_batch{.in = c.in.data(),
-                         .in_off = c.in_off.data(),
-                         .in_base = 0,
-                         .out = c.out.data(),
-                         .out_len = c.out_len,
-                         .count = c.n,
-                         .keys = c.alg->key_size != 0 ? c.keys.data() : nullptr,
-                         .custom = custom ? c.custom.data() : nullptr,
-                         .custom_off = custom ? c.custom_off.data() : nullptr,
-                         .custom_base = 0};
+  return batch_of(*c.alg, c.n, c.out_len, c.in, c.in_off, c.out.data(), c.keys.data(), c.custom, c.custom_off);
 }
 
 // Every algorithm of the list of the wanted kind: the tests are instantiated over the list.
@@ -141,20 +157,9 @@ std::size_t run_kat_files(const d::algo_info& alg) {
         SCOPED_TRACE(b.label + ", shift " + std::to_string(shift) + ", warps " + std::to_string(warps));
         buffer out(b.in.size(), shift);
         std::vector<std::uint8_t> ok(b.n(), 0x77);
-        const d::aead_batch x{.keys = b.keys.data(),
-                              .nonces = b.nonces.data(),
-                              .second_keys = b.masking ? b.second_keys.data() : nullptr,
-                              .in = b.in.data(),
-                              .in_off = b.in_off.data(),
-                              .in_base = 0,
-                              .ad = b.ad.data(),
-                              .ad_off = b.ad_off.data(),
-                              .ad_base = 0,
-                              .out = out.data(),
-                              .tags = b.tags.data(),
-                              .ok = ok.data(),
-                              .count = b.n(),
-                              .tag_len = static_cast<std::uint32_t>(b.tag_len)};
+        const d::aead_batch x = batch_of(alg, b.n(), b.tag_len, b.keys.data(), b.nonces.data(),
+                                         b.masking ? b.second_keys.data() : nullptr, b.in, b.in_off, b.ad,
+                                         b.ad_off, out.data(), b.tags.data(), ok.data());
         d::emulate_aead(alg.id, b.decrypt, x, warps);
         expect_bytes(out.data(), b.expect_out.data(), out.size(), b.in_off, "output");
         if (b.decrypt) {
@@ -223,22 +228,15 @@ TEST_P(EmulatedSponge, RandomBatchesEqualThePortableCore) {
 
 TEST_P(EmulatedSponge, KnownAnswerFiles) {
   const d::algo_info& alg = *GetParam();
+  const std::vector<std::size_t> no_offsets;
   std::size_t batches = 0;
   for (unsigned shift : {0u, 9u}) {
     for (auto& b : kat_sponge_batches(LWC_VECTOR_DIR, alg, shift)) {
       for (std::size_t warps : {std::size_t{1}, (b.n() + 31) / 32}) {
         SCOPED_TRACE(b.label + ", shift " + std::to_string(shift) + ", warps " + std::to_string(warps));
         buffer out(b.n() * b.out_len, shift);
-        const d::sponge_batch x{.in = b.in.data(),
-                                .in_off = b.in_off.data(),
-                                .in_base = 0,
-                                .out = out.data(),
-                                .out_len = b.out_len,
-                                .count = b.n(),
-                                .keys = alg.key_size != 0 ? b.keys.data() : nullptr,
-                                .custom = alg.max_customization != 0 ? b.custom.data() : nullptr,
-                                .custom_off = alg.max_customization != 0 ? b.custom_off.data() : nullptr,
-                                .custom_base = 0};
+        const d::sponge_batch x = batch_of(alg, b.n(), b.out_len, b.in, b.in_off, out.data(), b.keys.data(),
+                                           b.custom, alg.max_customization != 0 ? b.custom_off : no_offsets);
         d::emulate_sponge(alg.id, x, warps);
         const std::size_t at = first_mismatch(out.data(), b.expect.data(), out.size());
         ASSERT_EQ(at, out.size()) << "record at line " << b.lines[at / b.out_len];
@@ -283,7 +281,8 @@ TEST(EmulatedEngine, DecreasingOffsetsSkipOnlyThatJob) {
     off[broken + 1] = off[broken] - 1;  // offsets[0] == 1, so off[broken] > 0
     std::vector<std::uint8_t> ok(s.n, 0x77);
     d::aead_batch b = batch_of(c, ok.data());
-    b.in_off = off.data();
+    b.in.offsets = off.data();
+    b.out.offsets = off.data();
     d::emulate_aead(alg.id, true, b, 2);
     for (std::size_t i = 0; i < s.n; ++i) {
       if (i == broken || i == broken + 1) continue;  // job 18 starts at the broken offset

@@ -14,6 +14,7 @@
 
 #include "../../src/cuda/emulate.hpp"
 #include "../../src/cuda/launch.hpp"
+#include "../batch/form_columns.hpp"
 #include "checks.hpp"
 
 namespace {
@@ -77,6 +78,14 @@ struct device_offsets {
   std::span<const std::size_t> span() { return {reinterpret_cast<const std::size_t*>(mem.bytes()), n}; }
 };
 
+// Device buffers as columns of the packed job form.
+lb::column offsets_column(device_buffer& b, device_offsets& off) {
+  return lb::column::with_offsets<std::size_t>(b.span(), off.span());
+}
+lb::out_column offsets_out_column(device_buffer& b, device_offsets& off) {
+  return lb::out_column::with_offsets<std::size_t>(b.span(), off.span());
+}
+
 // ---- runners: one batch through one entry point ----------------------------------------------
 
 void run_device(aead_case& c, bool decrypt, std::uint8_t* ok, cudaStream_t stream) {
@@ -93,17 +102,22 @@ void run_device(aead_case& c, bool decrypt, std::uint8_t* ok, cudaStream_t strea
   if (!c.shape.in_place) out = std::make_unique<device_buffer>(c.out);
   std::vector<std::uint8_t> ok_init(n, 0x77);
   device_mem ok_dev(ok_init.data(), n);
-  lb::packed_aead_inputs x;
-  x.keys = keys.span();
-  x.nonces = nonces.span();
-  x.in = {in.span(), off.span()};
-  if (ad) x.ad = {ad->span(), ad_off->span()};
-  if (second) x.second_keys = second->span();
   device_buffer& o = out ? *out : in;
+  const std::size_t tag_len = c.shape.tag_len;
+  lb::packed_aead_jobs f;
+  f.count = n;
+  f.keys = lb::column::fixed(keys.span(), c.alg->key_size);
+  f.nonces = lb::column::fixed(nonces.span(), c.alg->nonce_size);
+  f.in = offsets_column(in, off);
+  f.out = offsets_out_column(o, off);
+  if (ad) f.ad = offsets_column(*ad, *ad_off);
+  if (second) f.second_keys = lb::column::fixed(second->span(), c.alg->second_key_size);
   if (decrypt) {
-    lc::decrypt_packed_async(c.alg->name, x, tags.span(), o.span(), {ok_dev.bytes(), n}, c.shape.tag_len, stream);
+    f.tags_in = lb::column::fixed(tags.span(), tag_len);
+    lc::decrypt_async(c.alg->name, f, {ok_dev.bytes(), n}, tag_len, stream);
   } else {
-    lc::encrypt_packed_async(c.alg->name, x, o.span(), tags.span(), c.shape.tag_len, stream);
+    f.tags_out = lb::out_column::fixed(tags.span(), tag_len);
+    lc::encrypt_async(c.alg->name, f, tag_len, stream);
   }
   cuda_ok(cudaStreamSynchronize(stream), "running the batch");
   o.copy_back();
@@ -136,10 +150,13 @@ void run_host(aead_case& c, bool decrypt, std::uint8_t* ok, const lc::host_optio
 void run_device_sponge(sponge_case& c, cudaStream_t stream) {
   device_buffer in(c.in), out(c.out), keys(c.keys), custom(c.custom);
   device_offsets off(c.in_off), custom_off(c.custom_off);
-  lwc::jobs::packed_hash_inputs jobs{{in.span(), off.span()}};
-  if (c.alg->key_size != 0) jobs.keys = keys.span();
-  if (!c.custom_off.empty()) jobs.customization = {custom.span(), custom_off.span()};
-  lc::hash_packed_async(c.alg->name, jobs, out.span(), c.out_len, stream);
+  lb::packed_hash_jobs f;
+  f.count = c.n;
+  f.in = offsets_column(in, off);
+  f.out = lb::out_column::fixed(out.span(), c.out_len);
+  if (c.alg->key_size != 0) f.keys = lb::column::fixed(keys.span(), c.alg->key_size);
+  if (!c.custom_off.empty()) f.customization = offsets_column(custom, custom_off);
+  lc::hash_async(c.alg->name, f, stream);
   cuda_ok(cudaStreamSynchronize(stream), "running the batch");
   out.copy_back();
 }
@@ -198,20 +215,24 @@ TEST_P(GpuAead, KnownAnswerFiles) {
         device_buffer keys(b.keys), nonces(b.nonces), in(b.in), ad(b.ad), tags(b.tags), dout(out);
         device_offsets off(b.in_off), ad_off(b.ad_off);
         std::unique_ptr<device_buffer> second;
-        lb::packed_aead_inputs x;
-        x.keys = keys.span();
-        x.nonces = nonces.span();
-        x.in = {in.span(), off.span()};
-        x.ad = {ad.span(), ad_off.span()};
+        lb::packed_aead_jobs f;
+        f.count = n;
+        f.keys = lb::column::fixed(keys.span(), alg.key_size);
+        f.nonces = lb::column::fixed(nonces.span(), alg.nonce_size);
+        f.in = offsets_column(in, off);
+        f.out = offsets_out_column(dout, off);
+        f.ad = offsets_column(ad, ad_off);
         if (b.masking) {
           second = std::make_unique<device_buffer>(b.second_keys);
-          x.second_keys = second->span();
+          f.second_keys = lb::column::fixed(second->span(), alg.second_key_size);
         }
         device_mem ok_dev(ok.data(), n);
         if (b.decrypt) {
-          lc::decrypt_packed_async(alg.name, x, tags.span(), dout.span(), {ok_dev.bytes(), n}, b.tag_len, nullptr);
+          f.tags_in = lb::column::fixed(tags.span(), b.tag_len);
+          lc::decrypt_async(alg.name, f, {ok_dev.bytes(), n}, b.tag_len, nullptr);
         } else {
-          lc::encrypt_packed_async(alg.name, x, dout.span(), tags.span(), b.tag_len, nullptr);
+          f.tags_out = lb::out_column::fixed(tags.span(), b.tag_len);
+          lc::encrypt_async(alg.name, f, b.tag_len, nullptr);
         }
         cuda_ok(cudaDeviceSynchronize(), "running the batch");
         dout.copy_back();
@@ -351,10 +372,13 @@ TEST_P(GpuSponge, KnownAnswerFiles) {
       {
         device_buffer in(b.in), dout(out), keys(b.keys), custom(b.custom);
         device_offsets off(b.in_off), custom_off(b.custom_off);
-        lwc::jobs::packed_hash_inputs jobs{{in.span(), off.span()}};
-        if (alg.key_size != 0) jobs.keys = keys.span();
-        if (alg.max_customization != 0) jobs.customization = {custom.span(), custom_off.span()};
-        lc::hash_packed_async(alg.name, jobs, dout.span(), b.out_len, nullptr);
+        lb::packed_hash_jobs f;
+        f.count = b.n();
+        f.in = offsets_column(in, off);
+        f.out = lb::out_column::fixed(dout.span(), b.out_len);
+        if (alg.key_size != 0) f.keys = lb::column::fixed(keys.span(), alg.key_size);
+        if (alg.max_customization != 0) f.customization = offsets_column(custom, custom_off);
+        lc::hash_async(alg.name, f, nullptr);
         cuda_ok(cudaDeviceSynchronize(), "running the batch");
         dout.copy_back();
       }
@@ -406,6 +430,175 @@ INSTANTIATE_TEST_SUITE_P(Cuda, GpuSponge, ::testing::ValuesIn(algorithms_where(f
 // ---- the API without a device, and argument checks -------------------------------------------
 
 // The engine's list is the registry's, in order: every algorithm runs on the GPU.
+// ---- the packed job form in device memory -----------------------------------------------------
+
+namespace form = lwc::test::form;
+
+// A stored column of form_columns.hpp copied to the device, data and offsets.
+struct device_form_column {
+  form::stored_column* host;
+  device_mem data;
+  std::unique_ptr<device_mem> offsets;
+  lb::offset_type kind = lb::offset_type::none;
+  std::size_t entries = 0;
+
+  explicit device_form_column(form::stored_column& c) : host(&c), data(c.data.data(), c.data.size()) {
+    const auto copy = [&](const auto& v, lb::offset_type k) {
+      offsets = std::make_unique<device_mem>(v.data(), v.size() * sizeof(v[0]));
+      kind = k;
+      entries = v.size();
+    };
+    switch (c.kind) {
+      case form::layout::u32: copy(c.u32, lb::offset_type::u32); break;
+      case form::layout::u64: copy(c.u64, lb::offset_type::u64); break;
+      case form::layout::i32: copy(c.i32, lb::offset_type::i32); break;
+      case form::layout::i64: copy(c.i64, lb::offset_type::i64); break;
+      case form::layout::fixed: break;
+    }
+  }
+  template <class Byte>
+  lb::basic_column<Byte> view() {
+    return {{data.bytes(), host->data.size()}, host->stride, offsets ? offsets->bytes() : nullptr, entries, kind};
+  }
+  lb::column in() { return view<const std::uint8_t>(); }
+  lb::out_column out() { return view<std::uint8_t>(); }
+  void copy_back() { data.copy_to(host->data.data()); }
+};
+
+// The asynchronous entry points on every layout of the form (fixed and offset columns of each
+// width and sign, tags appended or detached): the same results as the single-message core, and
+// a tampered job fails alone with its output zeroed.
+TEST(GpuForm, AsyncEveryLayoutEqualsTheCore) {
+  LWC_REQUIRE_GPU();
+  std::mt19937 rng(2024);
+  for (const char* name : {"ascon-aead128", "ascon-128a", "grain-128aead", "xoodyak"}) {
+    const lwc::algorithm& a = *lwc::find_algorithm(name);
+    for (int round = 0; round < 6; ++round) {
+      const std::size_t n = 1 + rng() % 300, t = a.tag_size;
+      const bool appended = rng() % 2 == 0, same = rng() % 3 == 0;
+      SCOPED_TRACE(std::string(name) + " round " + std::to_string(round) + (appended ? " appended" : " detached"));
+      std::vector<form::bytes> keys, nonces, ads, msgs, sealed, tags, out_shape, plain_shape;
+      const std::size_t common = rng() % 500;
+      for (std::size_t i = 0; i < n; ++i) {
+        keys.push_back(form::random_bytes(a.key_size, rng));
+        nonces.push_back(form::random_bytes(a.nonce_size, rng));
+        ads.push_back(form::random_bytes(rng() % 40, rng));
+        msgs.push_back(form::random_bytes(same ? common : rng() % 500, rng));
+        form::bytes ct(msgs[i].size()), tag(t);
+        a.encrypt(keys[i].data(), nullptr, nonces[i].data(), ads[i].data(), ads[i].size(), msgs[i].data(),
+                  msgs[i].size(), ct.data(), tag.data(), t);
+        if (appended) ct.insert(ct.end(), tag.begin(), tag.end());
+        sealed.push_back(ct);
+        tags.push_back(tag);
+        out_shape.emplace_back(ct.size(), 0x5C);
+        plain_shape.emplace_back(msgs[i].size(), 0xAA);
+      }
+      form::stored_column k = form::store(keys, form::pick(rng, true), rng);
+      form::stored_column no = form::store(nonces, form::pick(rng, true), rng);
+      form::stored_column ad = form::store(ads, form::pick(rng, false), rng);
+      form::stored_column in = form::store(msgs, form::pick(rng, same), rng);
+      form::stored_column out = form::store(out_shape, form::pick(rng, same), rng);
+      form::stored_column tg = form::store(std::vector<form::bytes>(n, form::bytes(t)), form::pick(rng, true), rng);
+      {
+        device_form_column dk(k), dno(no), dad(ad), din(in), dout(out), dtg(tg);
+        lb::packed_aead_jobs f;
+        f.count = n;
+        f.keys = dk.in();
+        f.nonces = dno.in();
+        f.ad = dad.in();
+        f.in = din.in();
+        f.out = dout.out();
+        f.tags = appended ? lb::tag_place::appended : lb::tag_place::detached;
+        if (!appended) f.tags_out = dtg.out();
+        lc::encrypt_async(name, f, t, nullptr);
+        cuda_ok(cudaDeviceSynchronize(), "running the batch");
+        dout.copy_back();
+        dtg.copy_back();
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(out.element(i), sealed[i]) << "job " << i;
+        if (!appended) {
+          ASSERT_EQ(tg.element(i), tags[i]) << "job " << i;
+        }
+      }
+      const std::size_t bad = rng() % n;
+      if (appended) sealed[bad].back() ^= 1;
+      else tags[bad][0] ^= 1;
+      form::stored_column cin = form::store(sealed, form::pick(rng, same), rng);
+      form::stored_column pout = form::store(plain_shape, form::pick(rng, same), rng);
+      form::stored_column ctg = form::store(tags, form::pick(rng, true), rng);
+      std::vector<std::uint8_t> ok(n, 7);
+      {
+        device_form_column dk(k), dno(no), dad(ad), din(cin), dout(pout), dtg(ctg);
+        device_mem dok(ok.data(), n);
+        lb::packed_aead_jobs f;
+        f.count = n;
+        f.keys = dk.in();
+        f.nonces = dno.in();
+        f.ad = dad.in();
+        f.in = din.in();
+        f.out = dout.out();
+        f.tags = appended ? lb::tag_place::appended : lb::tag_place::detached;
+        if (!appended) f.tags_in = dtg.in();
+        lc::decrypt_async(name, f, {dok.bytes(), n}, t, nullptr);
+        cuda_ok(cudaDeviceSynchronize(), "running the batch");
+        dout.copy_back();
+        dok.copy_to(ok.data());
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(ok[i], i == bad ? 0 : 1) << "job " << i;
+        EXPECT_EQ(pout.element(i), i == bad ? form::bytes(msgs[i].size(), 0) : msgs[i]) << "job " << i;
+      }
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// Hashes on the form in device memory: a MAC with a key column, a CXOF with customization
+// strings, an XOF with one output length per job.
+TEST(GpuForm, AsyncHashesWithKeysCustomizationAndLengths) {
+  LWC_REQUIRE_GPU();
+  std::mt19937 rng(77);
+  for (const char* name : {"ascon-mac", "ascon-cxof128", "ascon-xof128", "ascon-hash256"}) {
+    const lwc::algorithm& a = *lwc::find_algorithm(name);
+    SCOPED_TRACE(name);
+    const std::size_t n = 1 + rng() % 400;
+    const bool any_length = a.max_output_size == 0;
+    std::vector<form::bytes> ins, keys, customs, want, out_shape;
+    for (std::size_t i = 0; i < n; ++i) {
+      ins.push_back(form::random_bytes(std::min<std::size_t>(rng() % 700, a.max_input_size), rng));
+      keys.push_back(form::random_bytes(a.is_keyed() ? a.key_size : 0, rng));
+      customs.push_back(form::random_bytes(
+          a.max_customization_size != 0 ? std::min<std::size_t>(rng() % 40, a.max_customization_size) : 0, rng));
+      form::bytes digest(any_length ? rng() % 200 : a.output_size);
+      alignas(8) std::uint8_t st[lwc::max_hash_state_size];
+      a.init(st, a.is_keyed() ? keys[i].data() : nullptr, customs[i].data(), customs[i].size());
+      a.absorb(st, ins[i].data(), ins[i].size());
+      a.squeeze(st, digest.data(), digest.size());
+      a.destroy(st);
+      want.push_back(digest);
+      out_shape.emplace_back(digest.size(), 0x5C);
+    }
+    form::stored_column in = form::store(ins, form::pick(rng, false), rng);
+    form::stored_column out = form::store(out_shape, form::pick(rng, !any_length), rng);
+    form::stored_column k = form::store(keys, form::pick(rng, true), rng);
+    form::stored_column c = form::store(customs, form::pick(rng, false), rng);
+    {
+      device_form_column din(in), dout(out), dk(k), dc(c);
+      lb::packed_hash_jobs f;
+      f.count = n;
+      f.in = din.in();
+      f.out = dout.out();
+      if (a.is_keyed()) f.keys = dk.in();
+      if (a.max_customization_size != 0) f.customization = dc.in();
+      lc::hash_async(name, f, nullptr);
+      cuda_ok(cudaDeviceSynchronize(), "running the batch");
+      dout.copy_back();
+    }
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out.element(i), want[i]) << "job " << i;
+  }
+}
+
 TEST(CudaApi, ListsEveryRegisteredAlgorithm) {
   ASSERT_EQ(lc::algorithms().size(), lwc::algorithms().size());
   for (std::size_t i = 0; i < lc::algorithms().size(); ++i) {
@@ -454,8 +647,16 @@ TEST(CudaApi, WrongSizesThrowBeforeTouchingTheDevice) {
   EXPECT_THROW(lc::encrypt_packed("ascon-aead128", x, out, tags), std::invalid_argument);
   x.in.offsets = off;
   EXPECT_THROW((void)lc::decrypt_packed("ascon-aead128", x, tags, out, {ok.data(), 1}), std::invalid_argument);
-  EXPECT_THROW(lc::encrypt_packed_async("ascon-aead128", x, {out.data(), 9}, tags, 16, nullptr),
-               std::invalid_argument);
+  lb::packed_aead_jobs f;
+  f.count = 2;
+  f.keys = lb::column::fixed(keys, 16);
+  f.nonces = lb::column::fixed(nonces, 16);
+  f.in = lb::column::with_offsets<std::size_t>(data, off);
+  f.out = lb::out_column::with_offsets<std::size_t>(out, off);
+  f.tags_out = lb::out_column::fixed(tags, 16);
+  EXPECT_THROW(lc::encrypt_async("ascon-aead128", f, 17, nullptr), std::invalid_argument);
+  f.keys = lb::column::fixed(keys, 8);
+  EXPECT_THROW(lc::encrypt_async("ascon-aead128", f, 16, nullptr), std::invalid_argument);
   std::vector<std::uint8_t> digest(64);
   EXPECT_THROW(lc::hash_packed("ascon-hash256", {data, off}, {digest.data(), 63}, 32), std::invalid_argument);
   EXPECT_THROW(lc::hash_packed("ascon-hash256", {data, off}, digest, 16), std::invalid_argument);
@@ -484,7 +685,14 @@ TEST(CudaApi, NoDeviceIsReportedAsSuch) {
   x.nonces = nonces;
   x.in = {data, off};
   EXPECT_THROW(lc::encrypt_packed("ascon-aead128", x, out, tags), lc::no_device);
-  EXPECT_THROW(lc::encrypt_packed_async("ascon-aead128", x, out, tags, 16, nullptr), lc::no_device);
+  lb::packed_aead_jobs f;
+  f.count = 1;
+  f.keys = lb::column::fixed(keys, 16);
+  f.nonces = lb::column::fixed(nonces, 16);
+  f.in = lb::column::fixed(data, 4);
+  f.out = lb::out_column::fixed(out, 4);
+  f.tags_out = lb::out_column::fixed(tags, 16);
+  EXPECT_THROW(lc::encrypt_async("ascon-aead128", f, 16, nullptr), lc::no_device);
   EXPECT_THROW(lc::pinned_buffer(64), lc::no_device);
   try {
     lc::hash_packed("ascon-hash256", {data, off}, {out.data(), 0}, 32);

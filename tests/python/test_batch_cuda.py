@@ -176,20 +176,34 @@ def test_extension_glue_passes_the_engines_argument_checks():
         _lwc._batch_hash(hash256, msgs, 32, None, None, None, None, True)
     with pytest.raises(ValueError, match="output column"):
         _lwc._batch_hash(hash256, msgs, 31, None, None, None, None, True)
-    span = dict(keys=(64, 32), nonces=(64, 32), data=(64, 5), offsets=(64, 3), ad=(0, 0), ad_offsets=(0, 0),
-                second_keys=(0, 0), out=(64, 5), tags=(64, 32), ok=(0, 0), tag_len=16, stream=0)
+    # CUDA arrays: fixed-stride columns (address, bytes, row length) of the packed job form, at
+    # addresses that are never read (the checks come first) and do not overlap.
+    cols = dict(keys=(0x1000, 32, 16), nonces=(0x2000, 32, 16), ad=(0, 0, 0), second_keys=(0, 0, 0),
+                data=(0x3000, 10, 5), out=(0x4000, 10, 5), tags=(0x5000, 32, 16), ok=0, tag_len=16,
+                appended=False, stream=0)
     with no_device:
-        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", **span)
+        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", 2, **cols)
     with no_device:
-        CUDA_MODULE._cuda_aead_async(True, "ascon-aead128", **{**span, "ok": (64, 2)})
-    with pytest.raises(ValueError, match="ok flags: 2 needed, got 1"):
-        CUDA_MODULE._cuda_aead_async(True, "ascon-aead128", **{**span, "ok": (64, 1)})
-    with pytest.raises(ValueError, match="tags must be 32 bytes, got 31"):
-        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", **{**span, "tags": (64, 31)})
+        CUDA_MODULE._cuda_aead_async(True, "ascon-aead128", 2, **{**cols, "ok": 0x6000})
+    with no_device:  # sealed rows: the tags appended to the ciphertexts
+        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", 2, **{**cols, "out": (0x4000, 42, 21), "tags": (0, 0, 0),
+                                                                   "appended": True})
+    with pytest.raises(ValueError, match="output column: stride must be 21 bytes, got 5"):
+        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", 2, **{**cols, "tags": (0, 0, 0), "appended": True})
+    with pytest.raises(ValueError, match="tag column: 2 elements of 16 bytes need 32 bytes, got 31"):
+        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", 2, **{**cols, "tags": (0x5000, 31, 16)})
+    with pytest.raises(ValueError, match=r"key column: stride must be 16 bytes \(the key size\), got 8"):
+        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", 4, **{**cols, "keys": (0x1000, 32, 8)})
+    with pytest.raises(ValueError, match="output column overlaps the key column"):
+        CUDA_MODULE._cuda_aead_async(False, "ascon-aead128", 2, **{**cols, "out": (0x1000, 10, 5)})
+    with pytest.raises(ValueError, match="unknown-algorithm"):
+        CUDA_MODULE._cuda_aead_async(False, "unknown-algorithm", 2, **cols)
     with no_device:
-        CUDA_MODULE._cuda_hash_async("ascon-xof128", data=(64, 5), offsets=(64, 3), out=(64, 14), out_len=7, stream=0)
-    with pytest.raises(ValueError, match="output buffer must be 14 bytes"):
-        CUDA_MODULE._cuda_hash_async("ascon-xof128", data=(64, 5), offsets=(64, 3), out=(64, 13), out_len=7, stream=0)
+        CUDA_MODULE._cuda_hash_async("ascon-xof128", 2, data=(0x3000, 10, 5), out=(0x4000, 14, 7), stream=0)
+    with pytest.raises(ValueError, match="output column: 2 elements of 7 bytes need 14 bytes, got 13"):
+        CUDA_MODULE._cuda_hash_async("ascon-xof128", 2, data=(0x3000, 10, 5), out=(0x4000, 13, 7), stream=0)
+    with pytest.raises(ValueError, match=r"output column: stride must be 32 bytes \(the output size\), got 7"):
+        CUDA_MODULE._cuda_hash_async("ascon-hash256", 2, data=(0x3000, 10, 5), out=(0x4000, 14, 7), stream=0)
 
 
 # ---- detached tags (every device) ----------------------------------------------------------------
@@ -320,9 +334,6 @@ class NumpyPosingAsDevice:
     def empty(self, shape, device):
         return np.full(shape, 0xA5, np.uint8)  # garbage: bytes the engine does not write show
 
-    def offsets(self, n, step, device):
-        return np.arange(n + 1, dtype=np.int64) * step
-
     def itemsize(self, x):
         return x.itemsize
 
@@ -334,9 +345,6 @@ class NumpyPosingAsDevice:
 
     def nbytes(self, x):
         return x.nbytes
-
-    def join_rows(self, a, b):
-        return np.concatenate((a, b), axis=1)
 
     def flags(self, ok):
         return ok.astype(bool)
@@ -351,19 +359,16 @@ def host_memory(span, dtype=np.uint8):
     return np.ctypeslib.as_array((ctype * count).from_address(address))
 
 
-def rows_of(span, n, width):
-    return [bytes(r) for r in host_memory(span).reshape(n, width)] if n else []
-
-
-def packed_of(data, offsets):
-    off = host_memory(offsets, np.uint64)
-    mem = host_memory(data)
-    return [bytes(mem[off[i]:off[i + 1]]) for i in range(len(off) - 1)], off
+def column_rows(column, n):
+    """The n rows of a fixed-stride column (address, bytes, row length) as the engine gets it."""
+    address, size, width = column
+    assert size == n * width, "a fixed column holds exactly n rows"
+    return [bytes(r) for r in host_memory((address, size)).reshape(n, width)] if n else []
 
 
 class CpuEngine:
-    """_cuda_aead_async and _cuda_hash_async with lwc::cuda's packed semantics, computed by the CPU
-    engine on host memory. In a CUDA build without a GPU each call first goes to the real glue,
+    """_cuda_aead_async and _cuda_hash_async with lwc::cuda's packed-form semantics (fixed-stride
+    columns, tags appended or detached), computed by the CPU engine on host memory. In a CUDA build without a GPU each call first goes to the real glue,
     whose argument checks must pass (it then stops at the missing device)."""
 
     def __init__(self):
@@ -373,41 +378,44 @@ class CpuEngine:
     def real_glue_accepts(self, name):
         return self.check_with_real_glue and name in CUDA_MODULE._cuda_algorithms()
 
-    def _cuda_aead_async(self, decrypt, name, *, keys, nonces, data, offsets, ad, ad_offsets, second_keys,
-                         out, tags, ok, tag_len, stream):
+    def _cuda_aead_async(self, decrypt, name, count, *, keys, nonces, ad, second_keys, data, out, tags, ok,
+                         tag_len, appended, stream):
         self.calls += 1
         if self.real_glue_accepts(name):
             with pytest.raises(RuntimeError, match="no CUDA device"):
-                CUDA_MODULE._cuda_aead_async(decrypt, name, keys=keys, nonces=nonces, data=data, offsets=offsets, ad=ad,
-                                      ad_offsets=ad_offsets, second_keys=second_keys, out=out, tags=tags, ok=ok,
-                                      tag_len=tag_len, stream=stream)
+                CUDA_MODULE._cuda_aead_async(decrypt, name, count, keys=keys, nonces=nonces, ad=ad,
+                                             second_keys=second_keys, data=data, out=out, tags=tags, ok=ok,
+                                             tag_len=tag_len, appended=appended, stream=stream)
         a = REGISTRY[name]
-        msgs, off = packed_of(data, offsets)
-        n = len(msgs)
-        ads = packed_of(ad, ad_offsets)[0] if ad_offsets != (0, 0) else None
-        seconds = rows_of(second_keys, n, 16) if second_keys != (0, 0) else None
-        args = (name, rows_of(keys, n, a.key_size), rows_of(nonces, n, a.nonce_size), msgs, ads)
-        out_mem, tag_mem = host_memory(out), host_memory(tags)
+        n = count
+        rows = lambda column: column_rows(column, n)  # noqa: E731
+        assert keys[2] == a.key_size and nonces[2] == a.nonce_size
+        args = (name, rows(keys), rows(nonces), rows(data), rows(ad) if ad[1] else None)
+        seconds = rows(second_keys) if second_keys[1] else None
+        out_mem = host_memory(out[:2])
+        width = out[2]
         if decrypt:
-            plain, flags = lwc.batch.decrypt(*args, tag_length=tag_len, second_keys=seconds,
-                                             tags=rows_of(tags, n, tag_len))
+            tag_rows = None if appended else rows(tags)
+            plain, flags = lwc.batch.decrypt(*args, tag_length=tag_len, second_keys=seconds, tags=tag_rows)
             for i in range(n):
-                out_mem[off[i]:off[i + 1]] = np.frombuffer(plain[i] or bytes(len(msgs[i])), np.uint8)
-            host_memory(ok)[:] = flags
+                out_mem[i * width:(i + 1) * width] = np.frombuffer(plain[i] or bytes(width), np.uint8)
+            host_memory((ok, n))[:] = flags
         else:
             cts, tag_list = lwc.batch.encrypt(*args, tag_length=tag_len, second_keys=seconds, detached=True)
             for i in range(n):
-                out_mem[off[i]:off[i + 1]] = np.frombuffer(cts[i], np.uint8)
-                tag_mem[i * tag_len:(i + 1) * tag_len] = np.frombuffer(tag_list[i], np.uint8)
+                sealed = cts[i] + tag_list[i] if appended else cts[i]
+                out_mem[i * width:(i + 1) * width] = np.frombuffer(sealed, np.uint8)
+            if not appended:
+                host_memory(tags[:2])[:] = np.frombuffer(b"".join(tag_list), np.uint8)
 
-    def _cuda_hash_async(self, name, *, data, offsets, out, out_len, stream):
+    def _cuda_hash_async(self, name, count, *, data, out, stream):
         self.calls += 1
         if self.real_glue_accepts(name):
             with pytest.raises(RuntimeError, match="no CUDA device"):
-                CUDA_MODULE._cuda_hash_async(name, data=data, offsets=offsets, out=out, out_len=out_len, stream=stream)
-        msgs, _ = packed_of(data, offsets)
-        digests = lwc.batch.hash(name, msgs, length=None if REGISTRY[name].max_output_size else out_len)
-        host_memory(out)[:] = np.frombuffer(b"".join(digests), np.uint8)
+                CUDA_MODULE._cuda_hash_async(name, count, data=data, out=out, stream=stream)
+        msgs = column_rows(data, count)
+        digests = lwc.batch.hash(name, msgs, length=None if REGISTRY[name].max_output_size else out[2])
+        host_memory(out[:2])[:] = np.frombuffer(b"".join(digests), np.uint8)
 
 
 @pytest.fixture
