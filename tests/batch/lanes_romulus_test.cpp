@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// The Romulus lane kernels (Romulus-N, and Romulus-M's two passes) against their single-message
-// cores, on every backend this CPU runs, with one to three threads: associated data and messages
-// at and around the lengths where the kernels change course (the 16-byte block, the 32-byte
-// pair of blocks of Romulus-M's MAC), every pair of them in one batch in shuffled order, plus
-// long messages; decryption of the same batch with some tags flipped (those jobs fail and are
-// zeroed, the others verify); and both directions in place. On a backend without a kernel the
+// The Romulus lane kernels (Romulus-N, Romulus-M's two passes, Romulus-T's key stream and tag,
+// Romulus-H) against their single-message cores, on every backend this CPU runs, with one to
+// three threads: associated data and messages at and around the lengths where the kernels
+// change course (the 16-byte block, the 32-byte blocks of Romulus-M's MAC and of the Hirose
+// compression in Romulus-T's tag and Romulus-H), every pair of them in one batch in shuffled
+// order, plus long messages; decryption of the same batch with some tags flipped (those jobs
+// fail and are zeroed, the others verify); both directions in place; and Romulus-H on every
+// length up to four blocks and a few long ones, in one batch. On a backend without a kernel the
 // same checks run job by job.
 #include <gtest/gtest.h>
 
@@ -22,7 +24,7 @@ namespace {
 
 using bytes = std::vector<std::uint8_t>;
 
-constexpr const char* aeads[] = {"romulus-n", "romulus-m"};
+constexpr const char* aeads[] = {"romulus-n", "romulus-m", "romulus-t"};
 
 bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
   bytes b(n);
@@ -57,14 +59,13 @@ class RomulusLanes : public ::testing::TestWithParam<config> {
                       static_cast<unsigned>(GetParam().backend.size())};
 };
 
-// Romulus-N runs in lanes on every backend, Romulus-M on all but the portable one (whose
-// lanes lost to the core job by job); -T and -H job by job.
+// Romulus-N runs in lanes on every backend, Romulus-M, -T and -H on all but the portable one
+// (whose four 32-bit lanes lose to the core job by job).
 TEST_P(RomulusLanes, BackendsThatRunThemInLanes) {
   const std::string& backend = GetParam().backend;
   EXPECT_TRUE(lwc::batch::has_lanes("romulus-n", backend));
-  EXPECT_EQ(lwc::batch::has_lanes("romulus-m", backend), backend != "portable");
-  for (const char* name : {"romulus-t", "romulus-h"})
-    EXPECT_FALSE(lwc::batch::has_lanes(name, backend)) << name;
+  for (const char* name : {"romulus-m", "romulus-t", "romulus-h"})
+    EXPECT_EQ(lwc::batch::has_lanes(name, backend), backend != "portable") << name;
 }
 
 // The jobs of one test batch and the core's results for them.
@@ -137,7 +138,8 @@ TEST_P(RomulusLanes, AeadEqualsCoreAtEveryEdge) {
 }
 
 // Output over input: Romulus-M's encryption reads the plaintext for its MAC before the lanes
-// overwrite it, and its decryption reads the plaintext back for the MAC after they wrote it.
+// overwrite it, and its decryption reads the plaintext back for the MAC after they wrote it;
+// Romulus-T's decryption hashes the ciphertext for its tag before the lanes overwrite it.
 TEST_P(RomulusLanes, InPlaceBothWays) {
   for (const char* name : aeads) {
     SCOPED_TRACE(name);
@@ -157,6 +159,26 @@ TEST_P(RomulusLanes, InPlaceBothWays) {
     EXPECT_EQ(lwc::batch::decrypt(name, jobs, ok, a.tag_size, opt()), n);
     for (std::size_t i = 0; i < n; ++i)
       ASSERT_EQ(buf[i], b.pt[i]) << "ad " << b.ad[i].size() << ", msg " << b.pt[i].size();
+  }
+}
+
+// Every length from 0 to 129 bytes (each edge of the 32-byte block, and the last block full,
+// partial or empty) and a few long ones, shuffled into one batch, so that groups mix lengths
+// and lanes refill while others still run.
+TEST_P(RomulusLanes, HashEqualsCoreAtEveryLength) {
+  const lwc::algorithm& a = lwc::get_algorithm("romulus-h");
+  std::vector<bytes> msg;
+  for (std::size_t len = 0; len <= 129; ++len) msg.push_back(random_bytes(rng, len));
+  for (std::size_t len : {255, 1024, 4099, 16384}) msg.push_back(random_bytes(rng, len));
+  for (std::size_t i = msg.size(); i > 1; --i) std::swap(msg[i - 1], msg[rng() % i]);
+  std::vector<bytes> out(msg.size(), bytes(a.output_size, 0xee));
+  std::vector<lwc::batch::hash_job> jobs;
+  for (std::size_t i = 0; i < msg.size(); ++i) jobs.push_back({msg[i], out[i]});
+  lwc::batch::hash(a, jobs, opt());
+  for (std::size_t i = 0; i < msg.size(); ++i) {
+    bytes want(a.output_size);
+    lwc::digest(a, msg[i], want, {}, {});
+    ASSERT_EQ(out[i], want) << msg[i].size() << " bytes";
   }
 }
 
