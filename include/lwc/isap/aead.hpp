@@ -207,6 +207,10 @@ template <class Ops, int SH, int SB, int SE, int SK>
 struct mode {
   using state = typename Ops::state;
   static constexpr std::size_t rate = Ops::rate;
+  static constexpr int hash_rounds = SH;    // s_H: the MAC sponge
+  static constexpr int bit_rounds = SB;     // s_B: after each re-keying bit
+  static constexpr int stream_rounds = SE;  // s_E: before each keystream block
+  static constexpr int key_rounds = SK;     // s_K: around the re-keying bits
 
   // IV_A, IV_KA, IV_KE: an identifier, k = 128, r_H, r_B = 1 and the four round numbers.
   LWC_HD static constexpr std::uint64_t iv(unsigned id) {

@@ -60,23 +60,6 @@ using lwc::batch::detail::aead_task;
 
 namespace eng {
 
-// The round numbers and IVs of one of the core's ISAP-A modes (lwc::isap::detail::mode over
-// the Ascon state), evaluated at compile time.
-template <class Mode>
-struct isap_a_params;
-template <int SH, int SB, int SE, int SK>
-struct isap_a_params<lwc::isap::detail::mode<lwc::isap::detail::ascon_state_ops, SH, SB, SE, SK>> {
-  using mode = lwc::isap::detail::mode<lwc::isap::detail::ascon_state_ops, SH, SB, SE, SK>;
-  static constexpr int hash_rounds = SH;    // s_H: the MAC sponge
-  static constexpr int bit_rounds = SB;     // s_B: after each re-keying bit
-  static constexpr int stream_rounds = SE;  // s_E: before each keystream block
-  static constexpr int key_rounds = SK;     // s_K: around the re-keying bits
-  static constexpr u64 iv_mac = mode::iv(mode::id_a);
-  static constexpr u64 iv_tag_key = mode::iv(mode::id_ka);
-  static constexpr u64 iv_stream_key = mode::iv(mode::id_ke);
-  static_assert(mode::rate == 8);
-};
-
 // The domain separation between associated data and ciphertext: the state's last bit.
 inline constexpr u64 isap_dsep = 1;
 // IsapRk's bits enter the state's first bit: the most significant bit of x0.
@@ -104,7 +87,7 @@ LWC_SIMD_INLINE void isap_rekey(V (&x)[5], V y0, V y1) {
 }
 
 // The family's part of the lane engine (engine.hpp).
-template <class V, class P, bool Decrypt>
+template <class V, class Mode, bool Decrypt>  // Mode: the core's lwc::isap::detail::mode
 struct isap_a_family {
   using vector = V;
   using word = u64;
@@ -149,7 +132,7 @@ struct isap_a_family {
         V in[1];
         V::template load_blocks<true>(src, off, in);
         m[0] = m[0] ^ in[0];
-        permute<P::hash_rounds>(m);
+        permute<Mode::hash_rounds>(m);
       }
       for (size_t w = 0; w < 5; ++w) x[mac + w] = m[w];
       return;
@@ -166,8 +149,8 @@ struct isap_a_family {
       V::template store_blocks<true>(dst, off, out);
       if constexpr (Decrypt) m[0] = m[0] ^ in[0];
       else m[0] = m[0] ^ V::and_xor(s[0], absorbs_output, in[0]);
-      permute<P::stream_rounds>(s);
-      permute<P::hash_rounds>(m);
+      permute<Mode::stream_rounds>(s);
+      permute<Mode::hash_rounds>(m);
     }
     for (size_t w = 0; w < 5; ++w) {
       x[mac + w] = m[w];
@@ -231,14 +214,14 @@ struct isap_a_family {
       words_[3][i] = job ? load_word<true>(jobs[i].nonce + 8) : 0;
     }
     const V n0 = V::load(words_[2]), n1 = V::load(words_[3]), zero = V::set1(0);
-    V mc[5] = {n0, n1, V::set1(P::iv_mac), zero, zero};
-    permute<P::hash_rounds>(mc);
+    V mc[5] = {n0, n1, V::set1(Mode::iv(Mode::id_a)), zero, zero};
+    permute<Mode::hash_rounds>(mc);
     for (size_t w = 0; w < 5; ++w) mc[w].store(pool[mac + w]);
-    V s[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(P::iv_stream_key), zero, zero};
-    isap_rekey<P::bit_rounds, P::key_rounds>(s, n0, n1);
+    V s[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(Mode::iv(Mode::id_ke)), zero, zero};
+    isap_rekey<Mode::bit_rounds, Mode::key_rounds>(s, n0, n1);
     s[3] = n0;
     s[4] = n1;
-    permute<P::stream_rounds>(s);
+    permute<Mode::stream_rounds>(s);
     for (size_t w = 0; w < 5; ++w) s[w].store(pool[stream_next + w]);
   }
 
@@ -276,13 +259,13 @@ struct isap_a_family {
     }
     V m[5];
     for (size_t w = 0; w < 5; ++w) m[w] = V::load(fin[mac + w]);
-    permute<P::hash_rounds>(m);
+    permute<Mode::hash_rounds>(m);
     const V zero = V::set1(0);
-    V k[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(P::iv_tag_key), zero, zero};
-    isap_rekey<P::bit_rounds, P::key_rounds>(k, m[0], m[1]);
+    V k[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(Mode::iv(Mode::id_ka)), zero, zero};
+    isap_rekey<Mode::bit_rounds, Mode::key_rounds>(k, m[0], m[1]);
     m[0] = k[0];
     m[1] = k[1];
-    permute<P::hash_rounds>(m);
+    permute<Mode::hash_rounds>(m);
     m[0].store(words_[0]);
     m[1].store(words_[1]);
     for (size_t i = 0; i < n; ++i) {
@@ -308,8 +291,8 @@ template <class Mode>
 struct isap_a_lanes {
   template <lane_vector V>
   static void aead(const aead_task& t) {
-    using P = isap_a_params<Mode>;
-    run_aead_lanes<isap_a_family<V, P, false>, isap_a_family<V, P, true>>(t);
+    static_assert(Mode::rate == 8);
+    run_aead_lanes<isap_a_family<V, Mode, false>, isap_a_family<V, Mode, true>>(t);
   }
 };
 

@@ -163,22 +163,6 @@ LWC_SIMD_NOINLINE void rekey(V* x, const V (&y)[4], int bit_rounds, int key_roun
 
 // ---- the mode ---------------------------------------------------------------------------------
 
-// The round numbers and IVs of one of the core's ISAP-K modes, evaluated at compile time.
-template <class Mode>
-struct isap_k_params;
-template <int SH, int SB, int SE, int SK>
-struct isap_k_params<lwc::isap::detail::mode<lwc::isap::detail::keccak_state_ops, SH, SB, SE, SK>> {
-  using mode = lwc::isap::detail::mode<lwc::isap::detail::keccak_state_ops, SH, SB, SE, SK>;
-  static constexpr int hash_rounds = SH;    // s_H: the MAC sponge
-  static constexpr int bit_rounds = SB;     // s_B: after each re-keying bit
-  static constexpr int stream_rounds = SE;  // s_E: before each keystream block
-  static constexpr int key_rounds = SK;     // s_K: around the re-keying bits
-  static constexpr u64 iv_mac = mode::iv(mode::id_a);
-  static constexpr u64 iv_tag_key = mode::iv(mode::id_ka);
-  static constexpr u64 iv_stream_key = mode::iv(mode::id_ke);
-  static_assert(mode::rate == 18);
-};
-
 inline constexpr size_t rate = 18;
 // The domain separation between associated data and ciphertext: bit 0 of byte 49.
 inline constexpr u32 dsep = twice(0x100);
@@ -217,7 +201,7 @@ LWC_SIMD_INLINE V high_twice(V w) {
 // The family's part of the lane engine (engine.hpp). A lane's vectors are its job's MAC state
 // (words 0..24) and keystream state (25..49); rows 50..74 carry the job's keystream state from
 // its group's start until the lane enters the message.
-template <class V, class P, bool Decrypt>
+template <class V, class Mode, bool Decrypt>  // Mode: the core's lwc::isap::detail::mode
 struct aead_family {
   using vector = V;
   using word = u32;
@@ -273,7 +257,7 @@ struct aead_family {
         V in[9];
         load_block(src, off, in);
         for (int i = 0; i < 9; ++i) m[i] = m[i] ^ in[i];
-        permute(m, P::hash_rounds);
+        permute(m, Mode::hash_rounds);
       }
       return;
     }
@@ -290,8 +274,8 @@ struct aead_family {
         else m[i] = V::xor3(m[i], in[i], V::and_(s[i], absorbs_output));
       }
       store_block(dst, off, out);
-      permute(s, P::stream_rounds);
-      permute(m, P::hash_rounds);
+      permute(s, Mode::stream_rounds);
+      permute(m, Mode::hash_rounds);
     }
   }
 
@@ -367,18 +351,18 @@ struct aead_family {
       for (int w = 0; w < 4; ++w) bits_[w][i] = i < m ? load_be32(jobs[i].nonce + 4 * w) : 0;
     V a[25];
     lanes_of(jobs, m, true);
-    init_state(a, keys_, P::iv_mac);
-    permute(a, P::hash_rounds);
+    init_state(a, keys_, Mode::iv(Mode::id_a));
+    permute(a, Mode::hash_rounds);
     for (size_t w = 0; w < 25; ++w) a[w].store(pool[mac + w]);
     V y[4];
     for (int w = 0; w < 4; ++w) y[w] = V::load(bits_[w]);
     V nonce_lanes[8];
     for (int w = 0; w < 8; ++w) nonce_lanes[w] = V::load(keys_[w]);
     lanes_of(jobs, m, false);
-    init_state(a, keys_, P::iv_stream_key);
-    rekey(a, y, P::bit_rounds, P::key_rounds);
+    init_state(a, keys_, Mode::iv(Mode::id_ke));
+    rekey(a, y, Mode::bit_rounds, Mode::key_rounds);
     for (int w = 0; w < 8; ++w) a[17 + w] = nonce_lanes[w];  // the nonce in bytes 34..49
-    permute(a, P::stream_rounds);
+    permute(a, Mode::stream_rounds);
     for (size_t w = 0; w < 25; ++w) a[w].store(pool[stream_next + w]);
     wipe(a, sizeof a);
   }
@@ -413,7 +397,7 @@ struct aead_family {
   void finish(states& s, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
     V m[25];
     for (size_t w = 0; w < 25; ++w) m[w] = V::load(s[mac + w]);
-    permute(m, P::hash_rounds);
+    permute(m, Mode::hash_rounds);
     // y as big-endian words: bytes 4k..4k+3 are lanes 2k and 2k+1, each byte-swapped.
     V y[4];
     const V high = V::set1(high_halves);
@@ -421,10 +405,10 @@ struct aead_family {
       y[k] = V::select(high, V::template rotr<8>(m[2 * k]), V::template rotr<8>(m[2 * k + 1]));
     V key[25];
     lanes_of(jobs, n, false);
-    init_state(key, keys_, P::iv_tag_key);
-    rekey(key, y, P::bit_rounds, P::key_rounds);
+    init_state(key, keys_, Mode::iv(Mode::id_ka));
+    rekey(key, y, Mode::bit_rounds, Mode::key_rounds);
     for (int w = 0; w < 8; ++w) m[w] = key[w];
-    permute(m, P::hash_rounds);
+    permute(m, Mode::hash_rounds);
     for (int w = 0; w < 8; ++w) m[w].store(keys_[w]);
     for (size_t i = 0; i < n; ++i)
       for (int w = 0; w < 8; ++w) {
@@ -455,8 +439,8 @@ template <class Mode>
 struct isap_k_lanes {
   template <lane_vector32 V>
   static void aead(const aead_task& t) {
-    using P = isap_k_params<Mode>;
-    run_aead_lanes<aead_family<V, P, false>, aead_family<V, P, true>>(t);
+    static_assert(Mode::rate == 18);
+    run_aead_lanes<aead_family<V, Mode, false>, aead_family<V, Mode, true>>(t);
   }
 };
 
