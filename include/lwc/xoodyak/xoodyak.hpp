@@ -412,8 +412,13 @@ struct aead : ::lwc::detail::aead_span_forms<aead, 16, 16, 16> {
     detail::run_dispatch<detail::direction::decrypt>(key, nonce, ad, ad_len, ct, ct_len, pt,
                                                      expected);
     const bool ok = ct_equal(expected, tag, tag_len);
+    // Word-wise: a byte loop the compiler does not vectorize (g++ -O2) runs four instructions
+    // a byte, this one half an instruction.
     const std::uint8_t keep = ct_mask(ok);
-    for (std::size_t i = 0; i < ct_len; ++i) pt[i] &= keep;
+    const std::uint64_t keep_words = std::uint64_t{keep} * 0x0101010101010101;
+    std::size_t i = 0;
+    for (; ct_len - i >= 8; i += 8) store_le64(pt + i, load_le64(pt + i) & keep_words);
+    for (; i < ct_len; ++i) pt[i] &= keep;
     wipe_object(expected);
     return ok;
   }
@@ -517,14 +522,22 @@ class hash {
       squeezing_ = true;
       pos_ = 0;
     }
-    for (; n != 0; --n) {
+    while (n != 0) {
       if (pos_ == rate) {
         // Squeezing more than a block: an empty Down, then Up.
         s_.a[0] ^= 0x01;
         detail::permute(s_);
         pos_ = 0;
       }
+      if (pos_ % 4 == 0 && n >= 4) {  // a whole lane
+        store_le32(out, s_.a[pos_ / 4]);
+        out += 4;
+        n -= 4;
+        pos_ = static_cast<std::uint8_t>(pos_ + 4);
+        continue;
+      }
       *out++ = detail::get_byte(s_, pos_++);
+      --n;
     }
   }
 
