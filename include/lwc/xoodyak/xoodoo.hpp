@@ -66,9 +66,9 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void round(std::uint32_t (&a)[12], std::uint3
   a[11] = rotl(b21 ^ (~b01 & b11), 8);
 }
 
-// The same round with the lanes updated in place, which needs only two temporaries: GCC keeps
-// all twelve lanes in registers with this form, where the form above makes it spill about
-// twenty lanes a round. The arguments name plane 1 and plane 2 in the order the round sees
+// The same round with the lanes updated in place, which needs only two temporaries: GCC makes
+// about half as many stack accesses with this form as with the form above (about ten a round
+// against twenty). The arguments name plane 1 and plane 2 in the order the round sees
 // them; the caller passes them rotated to account for the plane shifts. chi updates a column's
 // lanes one after the other: each update may read the lane already updated before it, because
 // ~y & (x ^ (~y & z)) = ~y & x.
@@ -111,11 +111,10 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void rounds(std::uint32_t (&a)[12], std::inde
 // measured side by side (bench/anchors): GCC runs the in-place form as a loop of four rounds
 // (after four rounds both plane shifts are back where they began, so no lane is ever moved),
 // which takes about 10 % fewer instructions than twelve unrolled rounds of the form above and
-// a third of their code (the permutation is inlined in several places of each mode, and
-// twelve unrolled rounds crowd the decoded-instruction cache on short messages). Clang and
-// CUDA devices keep the twelve rounds of the form above unrolled: Clang schedules them well,
-// runs about 10 % more instructions as a loop, and vectorizes parts of the in-place form under
-// AVX-512 to its loss.
+// a third of their code (the permutation is inlined in several places of each mode; short
+// messages gained most). Clang and CUDA devices keep the twelve rounds of the form above
+// unrolled: Clang runs about 10 % more instructions with either form as a loop, and vectorizes
+// parts of the in-place form under AVX-512 to its loss.
 LWC_HD LWC_ALWAYS_INLINE constexpr void permute(state& s) {
 #if defined(__CUDA_ARCH__) || defined(__clang__)
   std::uint32_t a[12] = {s.a[0], s.a[1], s.a[2], s.a[3], s.a[4],  s.a[5],
