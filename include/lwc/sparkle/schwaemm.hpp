@@ -329,8 +329,13 @@ struct schwaemm
     std::uint8_t expected[tag_size]{};
     mode::finish(s, key, expected);
     const bool ok = ct_equal(expected, tag, tag_len);
+    // Word-wise: a byte loop the compiler does not vectorize (g++ -O2) runs four instructions
+    // a byte, this one half an instruction.
     const std::uint8_t keep = ct_mask(ok);
-    for (std::size_t i = 0; i < ct_len; ++i) pt[i] &= keep;
+    const std::uint64_t keep_words = std::uint64_t{keep} * 0x0101010101010101;
+    std::size_t i = 0;
+    for (; ct_len - i >= 8; i += 8) store_le64(pt + i, load_le64(pt + i) & keep_words);
+    for (; i < ct_len; ++i) pt[i] &= keep;
     wipe_object(expected);
     wipe_object(s);
     return ok;
