@@ -525,16 +525,16 @@ class pipeline {
     // The staged chunk as the kernels' columns: fixed keys, nonces and tags, offset columns
     // (the offsets written above) for the messages, their outputs and the associated data.
     aead_batch b = aead_batch_for(*v.alg, cnt, v.tag_len);
-    b.keys = fixed_column(at(s.dev_in, c.keys_at), v.alg->key_size, cnt);
-    b.nonces = fixed_column(at(s.dev_in, c.nonces_at), v.alg->nonce_size, cnt);
-    if (v.masked) b.second_keys = fixed_column(at(s.dev_in, c.second_at), v.alg->second_key_size, cnt);
+    b.keys = fixed_column<const std::uint8_t>(at(s.dev_in, c.keys_at), v.alg->key_size, cnt);
+    b.nonces = fixed_column<const std::uint8_t>(at(s.dev_in, c.nonces_at), v.alg->nonce_size, cnt);
+    if (v.masked) b.second_keys = fixed_column<const std::uint8_t>(at(s.dev_in, c.second_at), v.alg->second_key_size, cnt);
     const void* offsets = at(s.dev_in, c.off_at);
     b.in = {at(s.dev_in, c.msg_at), c.msg_lead + c.msg_bytes, 0, offsets, jobs::offset_type::u64};
     b.out = {at(s.dev_out, c.out_at), c.msg_lead + c.msg_bytes, 0, offsets, jobs::offset_type::u64};
     if (v.has_ad)
       b.ad = {at(s.dev_in, c.ad_at), c.ad_lead + c.ad_bytes, 0, at(s.dev_in, c.ad_off_at), jobs::offset_type::u64};
     if (v.decrypt) {
-      b.tags_in = fixed_column(at(s.dev_in, c.tags_in_at), v.tag_len, cnt);
+      b.tags_in = fixed_column<const std::uint8_t>(at(s.dev_in, c.tags_in_at), v.tag_len, cnt);
       b.ok = at(s.dev_out, c.ok_at);
     } else {
       b.tags_out = fixed_column(at(s.dev_out, c.tags_out_at), v.tag_len, cnt);
@@ -625,7 +625,7 @@ class pipeline {
     sponge_batch b = sponge_batch_for(*v.alg, cnt);
     b.in = {at(s.dev_in, c.msg_at), c.msg_lead + c.msg_bytes, 0, at(s.dev_in, c.off_at), jobs::offset_type::u64};
     b.out = fixed_column(at(s.dev_out, c.out_at), v.out_len, cnt);
-    if (v.keyed) b.keys = fixed_column(at(s.dev_in, c.keys_at), v.alg->key_size, cnt);
+    if (v.keyed) b.keys = fixed_column<const std::uint8_t>(at(s.dev_in, c.keys_at), v.alg->key_size, cnt);
     if (v.has_custom)
       b.custom = {at(s.dev_in, c.custom_at), c.custom_lead + c.custom_bytes, 0, at(s.dev_in, c.custom_off_at),
                   jobs::offset_type::u64};

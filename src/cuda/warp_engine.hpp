@@ -18,7 +18,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include <lwc/ascon/aead.hpp>
 #include <lwc/ascon/hash.hpp>
@@ -40,13 +39,6 @@ struct job_column {
   std::size_t stride = 0;  // fixed columns; an absent column is fixed with stride 0
   const void* offsets = nullptr;
   jobs::offset_type kind = jobs::offset_type::none;
-
-  // A writable column (host staging) read as an input one.
-  LWC_HD operator job_column<const Byte>() const
-    requires(!std::is_const_v<Byte>)
-  {
-    return {data, size, stride, offsets, kind};
-  }
 };
 
 struct job_bytes {
@@ -126,9 +118,14 @@ LWC_HD inline aead_job aead_job_of(const aead_batch& b, std::size_t i) {
   j.ad_len = ad.size;
   j.in = in.at;
   j.out = out.at;
-  const std::size_t shrink = Decrypt && b.appended ? b.tag_len : 0;
-  const std::size_t grow = !Decrypt && b.appended ? b.tag_len : 0;
-  j.len = in.size >= shrink ? in.size - shrink : 0;
+  // An appended tag is read from the end of the input, or written after the output.
+  std::size_t shrink = 0, grow = 0;
+  if (b.appended) {
+    if constexpr (Decrypt) shrink = b.tag_len;
+    else grow = b.tag_len;
+  }
+  const bool holds_tag = in.size >= shrink;
+  j.len = holds_tag ? in.size - shrink : 0;
   job_bytes tag{};
   if (b.appended) tag = {Decrypt ? in.at + j.len : out.at + j.len, b.tag_len, true};
   else tag = Decrypt ? element_of(b.tags_in, i) : element_of(b.tags_out, i);
@@ -136,7 +133,7 @@ LWC_HD inline aead_job aead_job_of(const aead_batch& b, std::size_t i) {
   j.out_size = out.valid ? out.size : 0;
   j.valid = key.valid && key.size == b.key_size && nonce.valid && nonce.size == b.nonce_size &&
             second.valid && (second.size == 0 || second.size == b.second_key_size) && ad.valid &&
-            in.valid && in.size >= shrink && out.valid && out.size == j.len + grow &&
+            in.valid && holds_tag && out.valid && out.size == j.len + grow &&
             tag.valid && tag.size == b.tag_len;
   return j;
 }
