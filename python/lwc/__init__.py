@@ -220,8 +220,9 @@ for _info in _REGISTRY:
     _cls = _make_class(_info)
     globals()[_info.python_name] = _cls
     (_AEADS if _info.kind == "aead" else _HASHES)[_info.name] = _cls
-    if _info.kind != "aead" and _fast_constructor is not None:
-        _fast_constructor(_cls)
+    if _info.kind != "aead":
+        if _fast_constructor is not None:
+            _fast_constructor(_cls)
         for _suffix in ("_digest", "_verify") if _info.key_size else ("_digest",):
             globals()[_info.python_name + _suffix] = getattr(_lwc, _info.python_name + _suffix)
             _ONESHOTS.append(_info.python_name + _suffix)
