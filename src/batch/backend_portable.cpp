@@ -8,6 +8,10 @@
 // Romulus-M job by job: four 32-bit lanes lose to the core's SKINNY code (0.77-0.99x at 64 B to
 // 16 KiB, docs/performance-batch.md).
 #define LWC_BATCH_ROMULUS_M_JOB_BY_JOB 1
+// Romulus-T and -H likewise (0.44-0.86x of the core at 64 B to 16 KiB,
+// docs/performance-batch.md).
+#define LWC_BATCH_ROMULUS_T_JOB_BY_JOB 1
+#define LWC_BATCH_ROMULUS_H_JOB_BY_JOB 1
 #include "../simd/vec_portable.hpp"
 #include "lane_kernels.hpp"
 

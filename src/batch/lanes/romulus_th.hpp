@@ -55,6 +55,25 @@ LWC_SIMD_INLINE void eight_rounds_two(V (&a)[4], V (&b)[4], hirose_source<V>& sr
   }
 }
 
+// The Hirose compression's two inputs, h and h ^ c, into the cipher's representation (a, b);
+// then the outputs back, fed forward into h' and g'.
+template <class V>
+LWC_SIMD_INLINE void hirose_enter(const V (&h)[4], V (&a)[4], V (&b)[4]) {
+  for (size_t i = 0; i < 4; ++i) {
+    a[i] = V::not_(apply_map<core::map_kind::enter>(h[i]));
+    b[i] = V::not_(apply_map<core::map_kind::enter>(i == 0 ? h[0] ^ V::set1(1) : h[i]));
+  }
+}
+template <class V>
+LWC_SIMD_INLINE void hirose_leave(V (&h)[4], V (&g)[4], const V (&a)[4], const V (&b)[4]) {
+  for (size_t i = 0; i < 4; ++i) {
+    const V ea = apply_map<core::map_kind::leave>(V::not_(a[i]));
+    const V eb = apply_map<core::map_kind::leave>(V::not_(b[i]));
+    g[i] = eb ^ (i == 0 ? h[0] ^ V::set1(1) : h[i]);
+    h[i] = ea ^ h[i];
+  }
+}
+
 // The compression of one block m (eight rows: TK2's four, then TK3's) into (h, g) on every
 // lane: the one copy per vector type, called by the lane steps and the finish queue.
 template <class V>
@@ -62,19 +81,100 @@ LWC_SIMD_NOINLINE void hirose(V (&h)[4], V (&g)[4], const V (&m)[8]) {
   hirose_source<V> src{start_live<1>(pair<V>{g[0], g[1]}, pair<V>{g[2], g[3]}),
                        start_live<2>(pair<V>{m[0], m[1]}, pair<V>{m[2], m[3]}),
                        start_live<3>(pair<V>{m[4], m[5]}, pair<V>{m[6], m[7]})};
-  const V one = V::set1(1);
   V a[4], b[4];
-  for (size_t i = 0; i < 4; ++i) {
-    a[i] = V::not_(apply_map<core::map_kind::enter>(h[i]));
-    b[i] = V::not_(apply_map<core::map_kind::enter>(i == 0 ? h[0] ^ one : h[i]));
-  }
+  hirose_enter(h, a, b);
   for (int q = 0; q < static_cast<int>(rounds); q += 8) eight_rounds_two(a, b, src, q);
-  for (size_t i = 0; i < 4; ++i) {
-    const V ea = apply_map<core::map_kind::leave>(V::not_(a[i]));
-    const V eb = apply_map<core::map_kind::leave>(V::not_(b[i]));
-    g[i] = eb ^ (i == 0 ? h[0] ^ one : h[i]);
-    h[i] = ea ^ h[i];
+  hirose_leave(h, g, a, b);
+}
+
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+// The AVX-512 backend's unit: copies of the lane steps' ciphers for CPUs that also have GFNI
+// and AVX-512 VBMI (romulus.hpp's tbc_gfni does the same for Romulus-N's counter). A live
+// tweakey word steps with two byte permutes (the cell permutation) and two gf2p8affineqb (the
+// per-byte map: LFSR and bit order) instead of some sixty shifts, masks and XORs; a Hirose
+// round steps three of them, a key-stream round one or two.
+#define LWC_ROMULUS_TH_GFNI __attribute__((target("gfni,avx512vbmi,avx512bw,avx512f")))
+
+template <int Tk, int R, class V>
+LWC_SIMD_INLINE LWC_ROMULUS_TH_GFNI pair<V> step_word_gfni(const pair<V>& w, __m512i idx_lo,
+                                                           __m512i idx_hi) {
+  const __m512i lo = _mm512_permutex2var_epi8(w.lo.v, idx_lo, w.hi.v);
+  const __m512i hi = _mm512_permutex2var_epi8(w.lo.v, idx_hi, w.hi.v);
+  return {V{byte_map<core::map_kind::step, Tk, R>(lo)},
+          V{byte_map<core::map_kind::step, Tk, R>(hi)}};
+}
+
+template <int Tk, int R, class V>
+LWC_SIMD_INLINE LWC_ROMULUS_TH_GFNI pair<V> take_word_gfni(live_words<V>& l, __m512i idx_lo,
+                                                           __m512i idx_hi) {
+  pair<V>& slot = R % 2 == 0 ? l.even : l.odd;
+  const pair<V> w = slot;
+  slot = step_word_gfni<Tk, R>(w, idx_lo, idx_hi);
+  return w;
+}
+
+template <class V>
+struct hirose_gfni_source {
+  live_words<V> tk1, tk2, tk3;
+  __m512i idx_lo, idx_hi;
+
+  template <int R>
+  LWC_SIMD_INLINE LWC_ROMULUS_TH_GFNI pair<V> next(int r) {
+    const u64 c = round_constants.w[r];
+    const pair<V> a = take_word_gfni<1, R>(tk1, idx_lo, idx_hi);
+    const pair<V> b = take_word_gfni<2, R>(tk2, idx_lo, idx_hi);
+    const pair<V> d = take_word_gfni<3, R>(tk3, idx_lo, idx_hi);
+    return {V::xor3(a.lo, b.lo, d.lo) ^ V::set1(static_cast<u32>(c)),
+            V::xor3(a.hi, b.hi, d.hi) ^ V::set1(static_cast<u32>(c >> 32))};
   }
+};
+
+template <int R = 0, class V>
+LWC_SIMD_INLINE LWC_ROMULUS_TH_GFNI void eight_rounds_two_gfni(V (&a)[4], V (&b)[4],
+                                                               hirose_gfni_source<V>& src, int q) {
+  if constexpr (R < 8) {
+    const pair<V> k = src.template next<R>(q + R);
+    round_with<R>(a, k);
+    round_with<R>(b, k);
+    eight_rounds_two_gfni<R + 1>(a, b, src, q);
+  }
+}
+
+template <class V>
+LWC_SIMD_NOINLINE LWC_ROMULUS_TH_GFNI void hirose_gfni(V (&h)[4], V (&g)[4], const V (&m)[8]) {
+  hirose_gfni_source<V> src{start_live<1>(pair<V>{g[0], g[1]}, pair<V>{g[2], g[3]}),
+                            start_live<2>(pair<V>{m[0], m[1]}, pair<V>{m[2], m[3]}),
+                            start_live<3>(pair<V>{m[4], m[5]}, pair<V>{m[6], m[7]}),
+                            cell_indices<0>(), cell_indices<1>()};
+  V a[4], b[4];
+  hirose_enter(h, a, b);
+  for (int q = 0; q < static_cast<int>(rounds); q += 8) eight_rounds_two_gfni(a, b, src, q);
+  hirose_leave(h, g, a, b);
+}
+#endif
+
+// hirose on the fastest code this backend has for the CPU.
+template <class V>
+LWC_SIMD_INLINE void hirose_fastest(V (&h)[4], V (&g)[4], const V (&m)[8],
+                                    [[maybe_unused]] bool gfni) {
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+  if constexpr (sizeof(V) == 64) {
+    if (gfni) {
+      hirose_gfni<V>(h, g, m);
+      return;
+    }
+  }
+#endif
+  hirose<V>(h, g, m);
+}
+
+// Whether this backend's unit runs the GFNI copies on this CPU.
+LWC_SIMD_INLINE bool use_gfni() {
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+  return ::lwc::batch::detail::cpu_has_gfni_vbmi();
+#else
+  return false;
+#endif
 }
 
 // The family's part of the lane engine (engine.hpp): rows 0..3 of a lane hold h, rows 4..7 g.
@@ -103,11 +203,12 @@ struct h_family {
       h[w] = x[w];
       g[w] = x[4 + w];
     }
+    const bool gfni = use_gfni();
     for (size_t off = 0; off < k * hash_block_bytes; off += hash_block_bytes) {
       cur.prefetch_input(off);
       V m[8];
       V::load_blocks(src, off, m);
-      hirose(h, g, m);
+      hirose_fastest(h, g, m, gfni);
     }
     for (size_t w = 0; w < 4; ++w) {
       x[w] = h[w];
@@ -135,7 +236,7 @@ struct h_family {
       g[w] = V::load(fin[4 + w]);
     }
     for (size_t w = 0; w < 8; ++w) m[w] = V::load(block[w]);
-    hirose(h, g, m);
+    hirose_fastest(h, g, m, use_gfni());
     for (size_t w = 0; w < 4; ++w) {
       h[w].store(fin[w]);
       g[w].store(fin[4 + w]);
@@ -196,10 +297,15 @@ LWC_SIMD_INLINE void eight_stream_rounds(V (&a)[4], V (&b)[4], t_stream_source<V
 // One block of Romulus-T's key stream on every lane, raw the counter words: ks = E(Z, (counter,
 // 64))(N) and Z <- E(Z, (counter, 65))(N), the two encryptions side by side.
 template <class V>
+LWC_SIMD_INLINE t_stream_source<V> t_stream_start(const V (&z)[4], const pair<V>& raw) {
+  return {start_live<3>(pair<V>{z[0], z[1]}, pair<V>{z[2], z[3]}),
+          counter_word(pair<V>{raw.lo, raw.hi ^ V::set1(domain_t_stream << 24)}),
+          counter_word(pair<V>{raw.lo, raw.hi ^ V::set1(domain_t_next_key << 24)})};
+}
+
+template <class V>
 LWC_SIMD_NOINLINE void t_stream(V (&z)[4], const V (&n)[4], const pair<V>& raw, V (&ks)[4]) {
-  t_stream_source<V> src{start_live<3>(pair<V>{z[0], z[1]}, pair<V>{z[2], z[3]}),
-                         counter_word(pair<V>{raw.lo, raw.hi ^ V::set1(domain_t_stream << 24)}),
-                         counter_word(pair<V>{raw.lo, raw.hi ^ V::set1(domain_t_next_key << 24)})};
+  t_stream_source<V> src = t_stream_start(z, raw);
   V a[4], b[4];
   for (size_t i = 0; i < 4; ++i) a[i] = b[i] = V::not_(apply_map<core::map_kind::enter>(n[i]));
   for (int q = 0; q < static_cast<int>(rounds); q += 8) eight_stream_rounds(a, b, src, q);
@@ -207,6 +313,60 @@ LWC_SIMD_NOINLINE void t_stream(V (&z)[4], const V (&n)[4], const pair<V>& raw, 
     ks[i] = apply_map<core::map_kind::leave>(V::not_(a[i]));
     z[i] = apply_map<core::map_kind::leave>(V::not_(b[i]));
   }
+}
+
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+template <int R = 0, class V>
+LWC_SIMD_INLINE LWC_ROMULUS_TH_GFNI void eight_stream_rounds_gfni(V (&a)[4], V (&b)[4],
+                                                                  t_stream_source<V>& src,
+                                                                  int q, __m512i idx_lo,
+                                                                  __m512i idx_hi) {
+  if constexpr (R < 8) {
+    const u64 c = round_constants.w[q + R];
+    const pair<V> k = take_word_gfni<3, R>(src.tk3, idx_lo, idx_hi);
+    const pair<V> w{k.lo ^ V::set1(static_cast<u32>(c)), k.hi ^ V::set1(static_cast<u32>(c >> 32))};
+    if constexpr (R % 2 == 0) {
+      round_with<R>(a, pair<V>{w.lo ^ src.tk1a.lo, w.hi ^ src.tk1a.hi});
+      round_with<R>(b, pair<V>{w.lo ^ src.tk1b.lo, w.hi ^ src.tk1b.hi});
+      src.tk1a = step_word_gfni<1, R>(src.tk1a, idx_lo, idx_hi);
+      src.tk1b = step_word_gfni<1, R>(src.tk1b, idx_lo, idx_hi);
+    } else {
+      round_with<R>(a, w);
+      round_with<R>(b, w);
+    }
+    eight_stream_rounds_gfni<R + 1>(a, b, src, q, idx_lo, idx_hi);
+  }
+}
+
+template <class V>
+LWC_SIMD_NOINLINE LWC_ROMULUS_TH_GFNI void t_stream_gfni(V (&z)[4], const V (&n)[4],
+                                                         const pair<V>& raw, V (&ks)[4]) {
+  t_stream_source<V> src = t_stream_start(z, raw);
+  const __m512i idx_lo = cell_indices<0>(), idx_hi = cell_indices<1>();
+  V a[4], b[4];
+  for (size_t i = 0; i < 4; ++i) a[i] = b[i] = V::not_(apply_map<core::map_kind::enter>(n[i]));
+  for (int q = 0; q < static_cast<int>(rounds); q += 8)
+    eight_stream_rounds_gfni(a, b, src, q, idx_lo, idx_hi);
+  for (size_t i = 0; i < 4; ++i) {
+    ks[i] = apply_map<core::map_kind::leave>(V::not_(a[i]));
+    z[i] = apply_map<core::map_kind::leave>(V::not_(b[i]));
+  }
+}
+#undef LWC_ROMULUS_TH_GFNI
+#endif
+
+template <class V>
+LWC_SIMD_INLINE void t_stream_fastest(V (&z)[4], const V (&n)[4], const pair<V>& raw,
+                                      V (&ks)[4], [[maybe_unused]] bool gfni) {
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+  if constexpr (sizeof(V) == 64) {
+    if (gfni) {
+      t_stream_gfni<V>(z, n, raw, ks);
+      return;
+    }
+  }
+#endif
+  t_stream<V>(z, n, raw, ks);
 }
 
 // The compression on states in memory; lanes whose keep word is zero keep theirs.
@@ -219,7 +379,7 @@ LWC_SIMD_INLINE void hirose_array(rows<V::lanes>& h, rows<V::lanes>& g,
     g0[w] = g1[w] = V::load(g[w]);
   }
   for (size_t w = 0; w < 8; ++w) m[w] = V::load(block[w]);
-  hirose(h1, g1, m);
+  hirose_fastest(h1, g1, m, use_gfni());
   const V k = V::load(keep);
   for (size_t w = 0; w < 4; ++w) {
     V::select(k, h1[w], h0[w]).store(h[w]);
@@ -402,11 +562,12 @@ struct t_family {
       n[w] = V::load(lanes[nonce_row + w]);
     }
     pair<V> c{x[4], x[5]};
+    const bool gfni = use_gfni();
     for (size_t off = 0; off < k * block_bytes; off += block_bytes) {
       cur.prefetch(off);
       V in[4], ks[4];
       V::load_blocks(src, off, in);
-      t_stream(z, n, c, ks);
+      t_stream_fastest(z, n, c, ks, gfni);
       for (size_t w = 0; w < 4; ++w) ks[w] = ks[w] ^ in[w];
       V::store_blocks(dst, off, ks);
       c = next_counter(c);
