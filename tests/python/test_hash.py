@@ -370,11 +370,15 @@ def test_constructors_take_the_documented_arguments():
     assert lwc.ascon_cxof128(m, customization=b"c").digest(9) == lwc.ascon_cxof128_digest(m, 9, customization=b"c")
     assert lwc.ascon_mac(key=bytes(16), data=m).digest() == lwc.ascon_mac_digest(bytes(16), m)
     assert lwc.ascon_prf(bytes(16)).digest(5) == lwc.ascon_prf_digest(bytes(16), b"", 5)
-    with pytest.raises(TypeError, match="missing required argument 'key'"):
+    # The stable-ABI module (CPython 3.12 and later) has no constructors of its own: there the
+    # classes' __init__ refuses the same calls, in nanobind's words.
+    fast = hasattr(lwc._lwc, "_fast_constructor")
+    generic = "incompatible function arguments"
+    with pytest.raises(TypeError, match="missing required argument 'key'" if fast else generic):
         lwc.ascon_mac()
-    with pytest.raises(TypeError, match="unexpected keyword argument 'key'"):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'key'" if fast else generic):
         lwc.ascon_hash256(key=bytes(16))
-    with pytest.raises(TypeError, match="at most 1 positional"):
+    with pytest.raises(TypeError, match="at most 1 positional" if fast else generic):
         lwc.ascon_xof128(m, b"customization is keyword only")
     with pytest.raises(TypeError, match="bytes-like"):
         lwc.ascon_hash256(None)
