@@ -94,7 +94,8 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void store_tail(std::uint8_t* p, std::uint32_
 }
 
 // Down's data part: n (< 48) bytes XORed into the state from its first byte.
-LWC_HD constexpr void add_bytes(state& s, const std::uint8_t* in, std::size_t n) {
+LWC_HD LWC_ALWAYS_INLINE constexpr void add_bytes(state& s, const std::uint8_t* in,
+                                                 std::size_t n) {
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) s.a[i / 4] ^= load_le32(in + i);
   if (n % 4 != 0) s.a[i / 4] ^= load_tail(in + i, n % 4);
@@ -124,8 +125,9 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void crypt_bytes(state& s, const std::uint8_t
 // Cyclist(K, id = N, empty) then Absorb(A). The key block K || N || 16 is one Down with domain
 // byte 0x02; every Absorb block, the empty one included, is an Up without output and a Down,
 // and only the first carries the absorb domain byte.
-LWC_HD constexpr void start(state& s, const std::uint8_t* key, const std::uint8_t* nonce,
-                            const std::uint8_t* ad, std::size_t ad_len) {
+LWC_HD LWC_ALWAYS_INLINE constexpr void start(state& s, const std::uint8_t* key,
+                                             const std::uint8_t* nonce, const std::uint8_t* ad,
+                                             std::size_t ad_len) {
   std::uint32_t k[4]{}, n[4]{};
   load_lanes(k, key);
   load_lanes(n, nonce);
@@ -153,7 +155,8 @@ LWC_HD constexpr void start(state& s, const std::uint8_t* key, const std::uint8_
 
 // Crypt: one block per Up (the first with domain byte 0x80), at least one block.
 template <direction Dir>
-LWC_HD constexpr void crypt(state& s_, const std::uint8_t* in, std::size_t len, std::uint8_t* out) {
+LWC_HD LWC_ALWAYS_INLINE constexpr void crypt(state& s_, const std::uint8_t* in, std::size_t len,
+                                             std::uint8_t* out) {
   // A local copy: stores through `out` may alias the caller's state, which would pin it to
   // memory.
   state s = s_;
@@ -184,7 +187,7 @@ LWC_HD constexpr void crypt(state& s_, const std::uint8_t* in, std::size_t len, 
 }
 
 // Squeeze(16): one Up with domain byte 0x40.
-LWC_HD constexpr void squeeze_tag(state& s, std::uint8_t* tag) {
+LWC_HD LWC_ALWAYS_INLINE constexpr void squeeze_tag(state& s, std::uint8_t* tag) {
   s.a[11] ^= last_byte(cu_squeeze);
   permute(s);
   std::uint32_t t[4] = {s.a[0], s.a[1], s.a[2], s.a[3]};
@@ -193,10 +196,14 @@ LWC_HD constexpr void squeeze_tag(state& s, std::uint8_t* tag) {
 }
 
 // The whole AEAD operation; decryption writes the tag it expects.
+// Every step is always inline: Clang does not inline the baseline-target steps into the BMI1/
+// BMI2 copy below (flatten or not), which then called them out of line, without andn or rorx
+// and with the state in memory.
 template <direction Dir>
-LWC_HD constexpr void run(const std::uint8_t* key, const std::uint8_t* nonce,
-                          const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* in,
-                          std::size_t len, std::uint8_t* out, std::uint8_t* tag) {
+LWC_HD LWC_ALWAYS_INLINE constexpr void run(const std::uint8_t* key, const std::uint8_t* nonce,
+                                            const std::uint8_t* ad, std::size_t ad_len,
+                                            const std::uint8_t* in, std::size_t len,
+                                            std::uint8_t* out, std::uint8_t* tag) {
   state s{};
   start(s, key, nonce, ad, ad_len);
   crypt<Dir>(s, in, len, out);
@@ -484,7 +491,7 @@ class hash {
  private:
   static constexpr std::size_t rate = detail::rate_hash;
 
-  LWC_HD constexpr void absorb_impl(const std::uint8_t* in, std::size_t n) {
+  LWC_HD LWC_ALWAYS_INLINE constexpr void absorb_impl(const std::uint8_t* in, std::size_t n) {
     if (n == 0) return;
     // Finish the partial block (bytes at pos_ .. 15).
     while (pos_ != 0 && pos_ < rate && n != 0) {
@@ -516,7 +523,7 @@ class hash {
     pos_ = static_cast<std::uint8_t>(n);
   }
 
-  LWC_HD constexpr void squeeze_impl(std::uint8_t* out, std::size_t n) {
+  LWC_HD LWC_ALWAYS_INLINE constexpr void squeeze_impl(std::uint8_t* out, std::size_t n) {
     if (!squeezing_) {
       close_block(pos_);
       squeezing_ = true;
@@ -552,7 +559,7 @@ class hash {
 
   // Down's padding and, on the first block, the absorb domain byte (in hash mode only its low
   // bit); then Up. Hash mode adds no domain byte on Up.
-  LWC_HD constexpr void close_block(std::size_t len) {
+  LWC_HD LWC_ALWAYS_INLINE constexpr void close_block(std::size_t len) {
     detail::add_byte(s_, 0x01, len);
     if (first_) s_.a[11] ^= 0x01u << 24;
     first_ = false;
