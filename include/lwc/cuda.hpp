@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // The CUDA batch engine: many independent messages at once on an NVIDIA GPU, one thread per
 // message, for every algorithm of the registry. The jobs and their checks are those of the
-// CPU batch engine (<lwc/jobs.hpp>): packed buffers plus offsets, a key and nonce per job,
-// optional associated data and nonce-masking keys (hashes: keys for MACs and PRFs,
+// CPU batch engine: the packed job form (<lwc/packed_jobs.hpp>; a key and nonce per job,
+// optional associated data and nonce-masking keys; hashes: keys for MACs and PRFs,
 // customization strings for CXOFs), and the results equal lwc::batch and the single-message
 // functions byte for byte. Algorithms with a warp kernel (Ascon-AEAD128, -128, -128a,
 // -Hash256, -XOF128) stage each warp's bytes through shared memory; all others run the

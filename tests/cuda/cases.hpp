@@ -62,6 +62,15 @@ inline void fill_random(std::mt19937_64& g, std::uint8_t* p, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(g() >> 56);
 }
 
+// Every algorithm of the list of the wanted kind (AEADs, or the others): the tests are
+// instantiated over the list.
+inline std::vector<const algo_info*> algorithms_where(bool aead) {
+  std::vector<const algo_info*> v;
+  for (const algo_info& a : detail::algo_table)
+    if (a.aead == aead) v.push_back(&a);
+  return v;
+}
+
 // ---- reference results (the portable core, through the registry entry) ----------------------
 
 inline void ref_encrypt(const algo_info& alg, const std::uint8_t* key, const std::uint8_t* second,

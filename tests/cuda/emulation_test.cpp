@@ -66,14 +66,6 @@ d::sponge_batch batch_of(sponge_case& c) {
   return batch_of(*c.alg, c.n, c.out_len, c.in, c.in_off, c.out.data(), c.keys.data(), c.custom, c.custom_off);
 }
 
-// Every algorithm of the list of the wanted kind: the tests are instantiated over the list.
-std::vector<const d::algo_info*> algorithms_where(bool aead) {
-  std::vector<const d::algo_info*> v;
-  for (const d::algo_info& a : d::algo_table)
-    if (a.aead == aead) v.push_back(&a);
-  return v;
-}
-
 // One warp (every job through lane refills), one job per lane, and more warps than jobs.
 std::vector<std::size_t> warp_counts(std::size_t n) {
   std::vector<std::size_t> v{1, (n + 31) / 32, n + 3};

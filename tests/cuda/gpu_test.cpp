@@ -168,14 +168,6 @@ void run_host_sponge(sponge_case& c, const lc::host_options& opt) {
   lc::hash_packed(c.alg->name, jobs, {c.out.data(), c.out.size()}, c.out_len, opt);
 }
 
-// Every algorithm of the list of the wanted kind.
-std::vector<const d::algo_info*> algorithms_where(bool aead) {
-  std::vector<const d::algo_info*> v;
-  for (const d::algo_info& a : d::algo_table)
-    if (a.aead == aead) v.push_back(&a);
-  return v;
-}
-
 class stream_holder {
  public:
   stream_holder() { cuda_ok(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate"); }
@@ -465,6 +457,21 @@ struct device_form_column {
   void copy_back() { data.copy_to(host->data.data()); }
 };
 
+// n AEAD jobs over device columns; the tag column is the caller's to add when detached.
+lb::packed_aead_jobs aead_form_of(std::size_t n, device_form_column& keys, device_form_column& nonces,
+                                  device_form_column& ad, device_form_column& in, device_form_column& out,
+                                  bool appended) {
+  lb::packed_aead_jobs f;
+  f.count = n;
+  f.keys = keys.in();
+  f.nonces = nonces.in();
+  f.ad = ad.in();
+  f.in = in.in();
+  f.out = out.out();
+  f.tags = appended ? lb::tag_place::appended : lb::tag_place::detached;
+  return f;
+}
+
 // The asynchronous entry points on every layout of the form (fixed and offset columns of each
 // width and sign, tags appended or detached): the same results as the single-message core, and
 // a tampered job fails alone with its output zeroed.
@@ -501,14 +508,7 @@ TEST(GpuForm, AsyncEveryLayoutEqualsTheCore) {
       form::stored_column tg = form::store(std::vector<form::bytes>(n, form::bytes(t)), form::pick(rng, true), rng);
       {
         device_form_column dk(k), dno(no), dad(ad), din(in), dout(out), dtg(tg);
-        lb::packed_aead_jobs f;
-        f.count = n;
-        f.keys = dk.in();
-        f.nonces = dno.in();
-        f.ad = dad.in();
-        f.in = din.in();
-        f.out = dout.out();
-        f.tags = appended ? lb::tag_place::appended : lb::tag_place::detached;
+        lb::packed_aead_jobs f = aead_form_of(n, dk, dno, dad, din, dout, appended);
         if (!appended) f.tags_out = dtg.out();
         lc::encrypt_async(name, f, t, nullptr);
         cuda_ok(cudaDeviceSynchronize(), "running the batch");
@@ -531,14 +531,7 @@ TEST(GpuForm, AsyncEveryLayoutEqualsTheCore) {
       {
         device_form_column dk(k), dno(no), dad(ad), din(cin), dout(pout), dtg(ctg);
         device_mem dok(ok.data(), n);
-        lb::packed_aead_jobs f;
-        f.count = n;
-        f.keys = dk.in();
-        f.nonces = dno.in();
-        f.ad = dad.in();
-        f.in = din.in();
-        f.out = dout.out();
-        f.tags = appended ? lb::tag_place::appended : lb::tag_place::detached;
+        lb::packed_aead_jobs f = aead_form_of(n, dk, dno, dad, din, dout, appended);
         if (!appended) f.tags_in = dtg.in();
         lc::decrypt_async(name, f, {dok.bytes(), n}, t, nullptr);
         cuda_ok(cudaDeviceSynchronize(), "running the batch");
@@ -571,11 +564,8 @@ TEST(GpuForm, AsyncHashesWithKeysCustomizationAndLengths) {
       customs.push_back(form::random_bytes(
           a.max_customization_size != 0 ? std::min<std::size_t>(rng() % 40, a.max_customization_size) : 0, rng));
       form::bytes digest(any_length ? rng() % 200 : a.output_size);
-      alignas(8) std::uint8_t st[lwc::max_hash_state_size];
-      a.init(st, a.is_keyed() ? keys[i].data() : nullptr, customs[i].data(), customs[i].size());
-      a.absorb(st, ins[i].data(), ins[i].size());
-      a.squeeze(st, digest.data(), digest.size());
-      a.destroy(st);
+      ref_hash(*d::find_algo(name), keys[i].data(), customs[i].data(), customs[i].size(), ins[i].data(),
+               ins[i].size(), digest.data(), digest.size());
       want.push_back(digest);
       out_shape.emplace_back(digest.size(), 0x5C);
     }
