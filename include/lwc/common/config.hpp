@@ -16,8 +16,15 @@
 #define LWC_STRINGIFY_(x) #x
 #define LWC_STRINGIFY(x) LWC_STRINGIFY_(x)
 
+// LWC_PLAIN_INLINE (the sanitizer and fuzzing builds, see CMakeLists.txt): `inline` stays a hint
+// and loops are not unrolled by force. The code means the same; forced inlining and unrolling
+// turn each algorithm into one very large function, and compiling those is most of what an
+// instrumented build costs (clang 14 with ASan, UBSan and the fuzzer's coverage: the registry's
+// entry points in 32 s of CPU instead of 250 s).
 #if defined(__CUDACC__)
 #define LWC_UNROLL _Pragma("unroll")
+#elif defined(LWC_PLAIN_INLINE)
+#define LWC_UNROLL
 #elif defined(__clang__)
 #define LWC_UNROLL _Pragma("clang loop unroll(full)")
 #elif defined(__GNUC__)
@@ -26,7 +33,7 @@
 #define LWC_UNROLL
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(LWC_PLAIN_INLINE)
 #define LWC_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define LWC_ALWAYS_INLINE inline
