@@ -8,8 +8,8 @@
 // algorithm's class in algorithm_list.hpp) with a static member template aead<V>(const
 // aead_task&) or sponge<V>(const sponge_task&), V constrained to lane_vector (64-bit lanes:
 // Ascon, ISAP-A, Acorn, PHOTON-Beetle, Grain) or lane_vector32 (32-bit lanes: Xoodyak,
-// SPARKLE, TinyJAMBU, GIFT-COFB, Romulus-N, -M, -T and -H, ISAP-K), kept in the family's file under
-// lanes/; Elephant batches permutation calls of many jobs instead (lanes/elephant.hpp). The
+// SPARKLE, TinyJAMBU, GIFT-COFB, Romulus-N, -M, -T and -H, ISAP-K), kept in the family's file
+// under lanes/; Elephant batches permutation calls of many jobs instead (lanes/elephant.hpp). The
 // table below is filled from the list: an algorithm with a kernel runs in lanes on this
 // backend, every other one is left null and runs job by job (job_by_job.cpp), with no edit
 // here.
