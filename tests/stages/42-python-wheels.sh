@@ -86,7 +86,7 @@ describe_wheel() {
   local venv=$1 wheel=$2 tag=$3
   # A stable-ABI wheel must hold a stable-ABI module (nanobind quietly builds a version-specific
   # one when CMake's FindPython lacks the SABIModule component).
-  if [ "$tag" = "$abi3_tag" ] && ! "$venv/bin/python" -m zipfile -l "$wheel" | grep -q 'lwc/_lwc\.abi3\.so'; then
+  if [ "$tag" = "$abi3_tag" ] && ! "$venv/bin/python" -m zipfile -l "$wheel" | grep 'lwc/_lwc\.abi3\.so' >/dev/null; then
     echo "$(basename "$wheel") is tagged abi3 but holds no lwc/_lwc.abi3.so" >&2
     exit 1
   fi
