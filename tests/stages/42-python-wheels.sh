@@ -93,7 +93,8 @@ describe_wheel() {
   if "$venv/bin/python" -m pip install --quiet auditwheel >&2 2>/dev/null; then
     # Its first paragraph: the platform tag the wheel is consistent with.
     "$venv/bin/python" -m auditwheel show "$wheel" 2>/dev/null |
-      awk 'NF == 0 { exit } { printf "%s ", $0 } END { print "" }' | sed 's/^/auditwheel show: /' >&2
+      awk 'NF == 0 { if (seen) exit; next } { seen = 1; printf "%s ", $0 } END { print "" }' |
+      sed 's/^/auditwheel show: /' >&2
   fi
 }
 
