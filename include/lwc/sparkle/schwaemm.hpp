@@ -18,6 +18,7 @@
 #include "../common/aead_span_forms.hpp"
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
+#include "../common/encryptor_calls.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
@@ -196,8 +197,10 @@ struct schwaemm
   // block of each takes a domain constant and the big permutation, so a block is held until
   // more input shows that it is not the last; its ciphertext does not depend on that (the
   // constant goes into the capacity) and is written at once.
-  class encryptor {
+  class encryptor : public ::lwc::detail::encryptor_calls<encryptor, tag_size> {
    public:
+    using ::lwc::detail::encryptor_calls<encryptor, tag_size>::finalize;
+
     LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
         : encryptor(key.data(), nonce.data(), nullptr) {}
     // second_key must be null: Schwaemm has no nonce masking.
@@ -207,14 +210,8 @@ struct schwaemm
       for (std::size_t i = 0; i < key_size; ++i) key_[i] = key[i];
       mode::start(s_, key, nonce, nullptr, 0);
     }
-    encryptor(const encryptor&) = delete;
-    encryptor& operator=(const encryptor&) = delete;
     LWC_HD constexpr ~encryptor() { wipe(); }
 
-    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
-      absorb_ad(ad.data(), ad.size());
-      return *this;
-    }
     LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
       LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
       while (n != 0) {
@@ -227,11 +224,7 @@ struct schwaemm
       }
     }
 
-    // Encrypts in.size() bytes into out (same size; in == out is allowed).
-    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
-      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
-      encrypt(in.data(), in.size(), out.data());
-    }
+    // Encrypts n bytes into out (in == out is allowed).
     LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
       LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
       start_message();
@@ -249,7 +242,6 @@ struct schwaemm
       }
     }
 
-    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
     LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
       LWC_REQUIRE(tag_len == tag_size, "wrong tag length for this Schwaemm instance");
       LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
@@ -259,11 +251,6 @@ struct schwaemm
       // Nothing may follow the tag: the key and state go now.
       wipe();
       phase_ = phase::done;
-    }
-    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
-      std::array<std::uint8_t, tag_size> tag{};
-      finalize(tag.data(), tag.size());
-      return tag;
     }
 
    private:

@@ -23,6 +23,7 @@
 #include "../common/bytes.hpp"
 #include "../common/config.hpp"
 #include "../common/cpu_dispatch.hpp"
+#include "../common/encryptor_calls.hpp"
 #include "../common/kind.hpp"
 #include "../common/secure.hpp"
 #include "../common/span.hpp"
@@ -265,8 +266,10 @@ struct aead : ::lwc::detail::aead_span_forms<aead, 16, 16, 16> {
   // associated data is gathered a block at a time (a block is absorbed once it is full, the
   // last one when the message begins); a plaintext block's Up runs with its first byte, and its
   // padding is added when it is full or at finalize, where the message ends.
-  class encryptor {
+  class encryptor : public ::lwc::detail::encryptor_calls<encryptor, tag_size> {
    public:
+    using ::lwc::detail::encryptor_calls<encryptor, tag_size>::finalize;
+
     LWC_HD constexpr encryptor(key_view key, nonce_view nonce)
         : encryptor(key.data(), nonce.data(), nullptr) {}
     // second_key must be null: Xoodyak has no nonce masking.
@@ -276,14 +279,8 @@ struct aead : ::lwc::detail::aead_span_forms<aead, 16, 16, 16> {
       for (std::size_t i = 0; i < key_size; ++i) key_[i] = key[i];
       for (std::size_t i = 0; i < nonce_size; ++i) nonce_[i] = nonce[i];
     }
-    encryptor(const encryptor&) = delete;
-    encryptor& operator=(const encryptor&) = delete;
     LWC_HD constexpr ~encryptor() { wipe(); }
 
-    LWC_HD constexpr encryptor& update_ad(bytes_view ad) {
-      absorb_ad(ad.data(), ad.size());
-      return *this;
-    }
     LWC_HD constexpr void absorb_ad(const std::uint8_t* ad, std::size_t n) {
       LWC_REQUIRE(phase_ == phase::ad, "associated data after the message");
       while (n != 0) {
@@ -296,11 +293,7 @@ struct aead : ::lwc::detail::aead_span_forms<aead, 16, 16, 16> {
       }
     }
 
-    // Encrypts in.size() bytes into out (same size; in == out is allowed).
-    LWC_HD constexpr void update(bytes_view in, bytes_span out) {
-      LWC_REQUIRE(out.size() == in.size(), "ciphertext buffer must be as long as the plaintext");
-      encrypt(in.data(), in.size(), out.data());
-    }
+    // Encrypts n bytes into out (in == out is allowed).
     LWC_HD constexpr void encrypt(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
       LWC_REQUIRE(phase_ != phase::done, "encrypt after finalize");
       start_message();
@@ -330,7 +323,6 @@ struct aead : ::lwc::detail::aead_span_forms<aead, 16, 16, 16> {
       }
     }
 
-    LWC_HD constexpr void finalize(bytes_span tag) { finalize(tag.data(), tag.size()); }
     LWC_HD constexpr void finalize(std::uint8_t* tag, std::size_t tag_len) {
       LWC_REQUIRE(tag_len == tag_size, "xoodyak tags are 16 bytes");
       LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
@@ -342,11 +334,6 @@ struct aead : ::lwc::detail::aead_span_forms<aead, 16, 16, 16> {
       // Nothing may follow the tag: the state goes now.
       wipe();
       phase_ = phase::done;
-    }
-    LWC_HD constexpr std::array<std::uint8_t, tag_size> finalize() {
-      std::array<std::uint8_t, tag_size> tag{};
-      finalize(tag.data(), tag.size());
-      return tag;
     }
 
    private:
