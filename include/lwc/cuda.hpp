@@ -78,6 +78,7 @@ bool supports(std::string_view algorithm) noexcept;
 // when decrypting it fails (ok = 0) with its own output bytes zeroed; when encrypting or
 // hashing its output is left as it was.
 
+// Writes each job's ciphertext and its tag (tag_len bytes) where the form places them.
 void encrypt_async(algorithm_ref algorithm, const jobs::packed_aead_jobs& jobs,
                    std::size_t tag_len, stream_t stream);
 // ok[i] = 1 when job i verified, else 0 and job i's output is zeroed.
