@@ -1060,12 +1060,11 @@ class SurfaceTest(unittest.TestCase):
                 continue
             backends = path.split(" ")
             self.assertEqual(backends, [b for b in order if b in backends], name)
-        # Ascon has lane kernels on every backend, Romulus-T on none, Acorn-128 and
-        # Grain-128AEAD not on the portable one
+        # Ascon has lane kernels on every backend; Romulus-T, Acorn-128 and Grain-128AEAD not on
+        # the portable one (a CPU without AVX2 lists them as "job by job")
         self.assertTrue(column["ascon-aead128"].endswith("portable"), column["ascon-aead128"])
-        self.assertEqual(column["romulus-t"], "job by job")
-        self.assertNotIn("portable", column["acorn-128"])
-        self.assertNotIn("portable", column["grain-128aead"])
+        for name in ("romulus-t", "acorn-128", "grain-128aead"):
+            self.assertNotIn("portable", column[name], name)
 
     def test_legacy_algorithms_are_labelled(self):
         text = lwc("list").stdout.decode()
