@@ -74,6 +74,7 @@ class sequence_items {
     exports_.clear();  // before the items they were exported from
     for (PyObject* o : held_) Py_DECREF(o);
     held_.clear();
+    recheck_size_ = true;
   }
 
   std::size_t size() const { return size_; }
@@ -87,10 +88,13 @@ class sequence_items {
       // Other threads run while a chunk runs without the GIL, and a buffer export can run
       // Python code: the list may have changed. Its first size_ items are the jobs; items
       // added after them are not read, and a list grown since holds them elsewhere.
-      if (cpy::list_size(seq_.ptr()) < size_) {
-        PyErr_SetString(PyExc_RuntimeError, (std::string(what_) + ": the list changed size during the call (" +
-                                             "fewer than its " + num(size_) + " items left)").c_str());
-        throw nb::python_error();
+      if (recheck_size_) {
+        if (cpy::list_size(seq_.ptr()) < size_) {
+          PyErr_SetString(PyExc_RuntimeError, (std::string(what_) + ": the list changed size during the call (" +
+                                               "fewer than its " + num(size_) + " items left)").c_str());
+          throw nb::python_error();
+        }
+        recheck_size_ = false;
       }
       o = cpy::list_item(seq_.ptr(), i);
       Py_INCREF(o);
@@ -103,7 +107,12 @@ class sequence_items {
     // The items are separate objects wherever the allocator put them, each a cache miss when
     // first read: the one a few places ahead is asked for now.
     if (ahead != nullptr) prefetch(ahead);
-    if (PyBytes_Check(o)) return {cpy::bytes_data(o), cpy::bytes_size(o)};
+    if (cpy::is_bytes(o)) {
+      std::size_t n = 0;
+      const std::uint8_t* data = cpy::bytes_data_and_size(o, n);
+      return {data, n};
+    }
+    recheck_size_ = true;  // an export can run Python code, which can change the list
     return exports_.emplace_back(o, item_name(what_, i).c_str()).view();
   }
 
@@ -113,6 +122,10 @@ class sequence_items {
   bool is_list_;
   std::size_t size_ = 0;
   std::vector<PyObject*> held_;    // the list items read since release_read(), one reference each
+  // Python code runs only in a buffer export and in the destructors release_read() can call
+  // (no other thread runs while the items are read, under the GIL): the list's size is checked
+  // again after those, not before every item.
+  bool recheck_size_ = true;
   std::deque<held_buffer> exports_;  // stable addresses: a buffer is released where it was filled
 };
 
