@@ -942,6 +942,7 @@ def cpp_algorithm_classes_page(root: Path) -> str:
               "copied. Decryption has no incremental form: a tag is checked before any "
               "plaintext is released. The classes: "
               + ", ".join(f":cpp:class:`lwc::{cls}`" for cls in encryptors) + ".", ""]
+    namespace = [""]  # the directive above went back to the global scope
     lines += _cpp_render(calls.items, "", False, namespace, root)
     lines += [".. cpp:namespace:: 0", "",
               ".. rubric:: Hash, XOF, CXOF, MAC and PRF classes", "",
