@@ -43,6 +43,19 @@ def engine() -> Any:
             _engine_module = False
     return _engine_module or None
 
+
+_engine_algorithms: Optional[frozenset] = None
+
+
+def engine_algorithms() -> frozenset:
+    """The names the CUDA engine runs, asked of it once (its list is fixed when it is built);
+    empty where this installation has no engine."""
+    global _engine_algorithms
+    if _engine_algorithms is None:
+        module = engine()
+        _engine_algorithms = frozenset(module._cuda_algorithms() if module is not None else ())
+    return _engine_algorithms
+
 # DLPack device types of memory a CUDA kernel can read: kDLCUDA, kDLCUDAManaged.
 _DLPACK_CUDA = (2, 13)
 

@@ -156,7 +156,7 @@ def _require_cuda(name: str, threads: Optional[int], backend: Optional[str]) -> 
     engine = _cuda().engine()
     if engine is None:
         raise RuntimeError("device='cuda': " + _cuda().NOT_INSTALLED)
-    if name not in engine._cuda_algorithms():
+    if name not in _cuda().engine_algorithms():
         raise ValueError(f"the CUDA engine does not run {name!r} (see lwc.batch.cuda_algorithms())")
     reason = engine._cuda_unavailable_reason()
     if reason:
@@ -228,7 +228,9 @@ def _pack_fixed(items: Any, n: int, size: int, what: str, in_place: bool = True)
 
 # Each entry knows its registry index: the extension takes the index, so that a batch call
 # looks its algorithm's name up once, here.
-_INFOS = {info["name"]: dict(info, index=i) for i, info in enumerate(_lwc.registry())}
+from . import _REGISTRY  # noqa: E402  (lwc/__init__.py defines it before importing this module)
+
+_INFOS = {info.name: dict(info._asdict(), index=i) for i, info in enumerate(_REGISTRY)}
 
 
 def _aead_info(name: str) -> dict:
