@@ -29,27 +29,29 @@ namespace lwc::tinyjambu {
 
 namespace detail {
 
-// The NLFSR as four words: bit i of the state is bit i % 32 of s[i / 32].
+// The NLFSR as two 64-bit words: bit i of the state is bit i % 64 of lo (i < 64) or of hi.
+// In 32-bit words s0..s3 (bit i in s[i / 32]) that is lo = s0 | s1 << 32, hi = s2 | s3 << 32.
 struct state {
-  std::uint32_t s0, s1, s2, s3;
+  std::uint64_t lo, hi;
 };
 
-// The key as 32-bit words, loaded little-endian (bit i of the key is bit i % 32 of word i / 32)
-// and kept complemented, so that the feedback's NAND costs no NOT: ~k ^ (x & y) = k ^ ~(x & y),
-// one instruction fewer in each 32-step update (about 8 % of the permutation's time).
-template <unsigned KeyWords>
+// The key as 64-bit words, loaded little-endian (bit i of the key is bit i % 64 of word i / 64)
+// and kept complemented, so that the feedback's NAND costs no NOT: ~k ^ (x & y) = k ^ ~(x & y).
+template <unsigned KeyWords32>
 struct key_words {
-  std::uint32_t k[KeyWords];
+  static_assert(KeyWords32 % 2 == 0);
+  std::uint64_t k[KeyWords32 / 2];
 };
 
-// 32 steps of the feedback into word s, whose successors (in state order) are a, b, c, with key
-// word k: f = s_0 + s_47 + ~(s_70 s_85) + s_91 + k_i, for 32 consecutive values of the step
-// index, less the complement, which the complemented key word supplies. c is the word the
-// previous update wrote, so the terms that read it come last: the chain from one update to the
-// next is a shift, an OR, the AND and two XORs.
-LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t update(std::uint32_t s, std::uint32_t k,
-                                                       std::uint32_t a, std::uint32_t b,
-                                                       std::uint32_t c) {
+// 32 steps of the feedback into 32-bit word s, whose successors (in state order) are a, b, c,
+// with key word k: f = s_0 + s_47 + ~(s_70 s_85) + s_91 + k_i, for 32 consecutive values of
+// the step index, less the complement, which the complemented key word supplies. c is the word
+// the previous update wrote, so the terms that read it come last: the chain from one update to
+// the next is a shift, an OR, the AND and two XORs. The form for 32-bit machines and GPUs,
+// where a 64-bit shift costs two or three instructions.
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t update32(std::uint32_t s, std::uint32_t k,
+                                                         std::uint32_t a, std::uint32_t b,
+                                                         std::uint32_t c) {
   const std::uint32_t early = s ^ k ^ (a >> 15 | b << 17);
   std::uint32_t b70 = b >> 6, b85 = b >> 21, b91 = b >> 27;
 #if defined(__clang__) && !defined(__CUDA_ARCH__) && (defined(__x86_64__) || defined(__i386__))
@@ -66,20 +68,81 @@ LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t update(std::uint32_t s, std::ui
   return (early ^ t91) ^ (t70 & t85);
 }
 
-// P_n with n = 32 * Words steps. Four words of output rotate the roles of the four registers,
-// so no word moves; the key word of step i is k[(i / 32) mod KeyWords], restarted at every
-// call. Words is a multiple of 4 for every n the mode uses (640, 1024, 1152, 1280).
-template <unsigned Words, unsigned KeyWords>
-LWC_HD LWC_ALWAYS_INLINE constexpr void permute(state& st, const key_words<KeyWords>& key) {
+// 64 steps of the feedback into lo, whose successor is hi, with the key word pair k. The taps
+// of the first 32 steps all lie in lo and hi; those of the last 32 also read the first new bits
+// (s_70 reaches them at step 58, s_85 at 43, s_91 at 37). So x takes every tap from lo and hi,
+// which leaves its low half final, and its high half gets what the new bits add: at s_91 they
+// fill the bits where hi >> 27 is zero, and at the AND, since hi >> 21 is zero wherever the
+// new bits enter s_85's word, (a70 | new << 58) & (b85 | new << 43) differs from a70 & b85 by
+// exactly (a70 | new << 58) & new << 43. About half the instructions of two 32-bit updates,
+// and the same chain: four operations from hi to x, four from x to the result.
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint64_t update64(std::uint64_t lo, std::uint64_t k,
+                                                         std::uint64_t hi) {
+  const std::uint64_t a70 = hi >> 6, b85 = hi >> 21, c91 = hi >> 27;
+  const std::uint64_t x = lo ^ k ^ (lo >> 47 | hi << 17) ^ c91 ^ (a70 & b85);
+  return x ^ (x << 37) ^ ((a70 | x << 58) & (x << 43));
+}
+
+// Whether P_n runs as 64-bit updates: on 64-bit hosts, not in CUDA device code.
+#if !defined(__CUDA_ARCH__) && UINTPTR_MAX > 0xffffffffu
+inline constexpr bool wide_updates = true;
+#else
+inline constexpr bool wide_updates = false;
+#endif
+
+// P_n with n = 32 * Words steps. Each update rewrites the oldest word in place, so no word
+// moves; the key word of step i is key word (i / 32) mod KeyWords32, restarted at every call.
+// Words is a multiple of 4 for every n the mode uses (640, 1024, 1152, 1280).
+template <unsigned Words, unsigned KeyWords32, bool Wide = wide_updates>
+LWC_HD LWC_ALWAYS_INLINE constexpr void permute(state& st, const key_words<KeyWords32>& key) {
   static_assert(Words % 4 == 0);
-  std::uint32_t s0 = st.s0, s1 = st.s1, s2 = st.s2, s3 = st.s3;
-  LWC_UNROLL for (unsigned g = 0; g < Words / 4; ++g) {
-    s0 = update(s0, key.k[(4 * g + 0) % KeyWords], s1, s2, s3);
-    s1 = update(s1, key.k[(4 * g + 1) % KeyWords], s2, s3, s0);
-    s2 = update(s2, key.k[(4 * g + 2) % KeyWords], s3, s0, s1);
-    s3 = update(s3, key.k[(4 * g + 3) % KeyWords], s0, s1, s2);
+  constexpr unsigned pairs = KeyWords32 / 2;
+  if constexpr (Wide) {
+    std::uint64_t lo = st.lo, hi = st.hi;
+    LWC_UNROLL for (unsigned g = 0; g < Words / 4; ++g) {
+      lo = update64(lo, key.k[(2 * g + 0) % pairs], hi);
+      hi = update64(hi, key.k[(2 * g + 1) % pairs], lo);
+    }
+    st = state{lo, hi};
+  } else {
+    // Key word i; after unrolling every i is a constant, so nothing is copied out.
+    const auto k32 = [&key](unsigned i) {
+      return static_cast<std::uint32_t>(key.k[(i % KeyWords32) / 2] >> (32 * (i % 2)));
+    };
+    auto s0 = static_cast<std::uint32_t>(st.lo), s1 = static_cast<std::uint32_t>(st.lo >> 32);
+    auto s2 = static_cast<std::uint32_t>(st.hi), s3 = static_cast<std::uint32_t>(st.hi >> 32);
+    LWC_UNROLL for (unsigned g = 0; g < Words / 4; ++g) {
+      s0 = update32(s0, k32(4 * g + 0), s1, s2, s3);
+      s1 = update32(s1, k32(4 * g + 1), s2, s3, s0);
+      s2 = update32(s2, k32(4 * g + 2), s3, s0, s1);
+      s3 = update32(s3, k32(4 * g + 3), s0, s1, s2);
+    }
+    st = state{s0 | std::uint64_t{s1} << 32, s2 | std::uint64_t{s3} << 32};
   }
-  st = state{s0, s1, s2, s3};
+}
+
+// The two forms agree, whichever one this build runs (P_1280 under a 256-bit key from a
+// state and key with every bit pattern of a few words).
+constexpr bool wide_and_narrow_agree() {
+  key_words<8> key{};
+  for (unsigned i = 0; i < 4; ++i) key.k[i] = 0x9e3779b97f4a7c15u * (i + 1);
+  state wide{0x0123456789abcdefu, 0xfedcba9876543210u}, narrow = wide;
+  permute<40, 8, true>(wide, key);
+  permute<40, 8, false>(narrow, key);
+  return wide.lo == narrow.lo && wide.hi == narrow.hi;
+}
+static_assert(wide_and_narrow_agree());
+
+// Where the mode touches the state, in the specification's 32-bit words: frame bits and a
+// short word's byte count into s1, input into s3, keystream and tag from s2.
+LWC_HD LWC_ALWAYS_INLINE constexpr void add_to_s1(state& st, std::uint32_t v) {
+  st.lo ^= std::uint64_t{v} << 32;
+}
+LWC_HD LWC_ALWAYS_INLINE constexpr void add_to_s3(state& st, std::uint32_t v) {
+  st.hi ^= std::uint64_t{v} << 32;
+}
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t s2(const state& st) {
+  return static_cast<std::uint32_t>(st.hi);
 }
 
 // Frame bits (section 3.2.2), added to bits 36..38 of the state before each permutation.
@@ -114,18 +177,18 @@ struct core {
 
   LWC_HD static constexpr key_type load_key(const std::uint8_t* key) {
     key_type k{};
-    for (unsigned i = 0; i < key_words_n; ++i) k.k[i] = ~load_le32(key + 4 * i);
+    for (unsigned i = 0; i < key_words_n / 2; ++i) k.k[i] = ~load_le64(key + 8 * i);
     return k;
   }
 
   // Section 3.3.1: the key setup from the zero state, then the nonce one word at a time.
   LWC_HD static constexpr void init(state& st, const key_type& k, const std::uint8_t* nonce) {
-    st = state{0, 0, 0, 0};
+    st = state{0, 0};
     permute<long_words>(st, k);
     for (unsigned i = 0; i < 3; ++i) {
-      st.s1 ^= frame_nonce;
+      add_to_s1(st, frame_nonce);
       permute<short_words>(st, k);
-      st.s3 ^= load_le32(nonce + 4 * i);
+      add_to_s3(st, load_le32(nonce + 4 * i));
     }
   }
 
@@ -133,15 +196,15 @@ struct core {
   LWC_HD static constexpr void absorb_ad(state& st, const key_type& k, const std::uint8_t* ad,
                                          std::size_t n) {
     for (; n >= 4; n -= 4, ad += 4) {
-      st.s1 ^= frame_ad;
+      add_to_s1(st, frame_ad);
       permute<short_words>(st, k);
-      st.s3 ^= load_le32(ad);
+      add_to_s3(st, load_le32(ad));
     }
     if (n != 0) {
-      st.s1 ^= frame_ad;
+      add_to_s1(st, frame_ad);
       permute<short_words>(st, k);
-      st.s3 ^= static_cast<std::uint32_t>(load_le(ad, n));
-      st.s1 ^= static_cast<std::uint32_t>(n);
+      add_to_s3(st, static_cast<std::uint32_t>(load_le(ad, n)));
+      add_to_s1(st, static_cast<std::uint32_t>(n));
     }
   }
 
@@ -152,22 +215,22 @@ struct core {
                                      std::size_t n, std::uint8_t* out) {
     state s = st;  // a local copy: stores through out could alias the caller's state
     for (; n >= 4; n -= 4, in += 4, out += 4) {
-      s.s1 ^= frame_message;
+      add_to_s1(s, frame_message);
       permute<long_words>(s, k);
       const std::uint32_t x = load_le32(in);
-      const std::uint32_t m = Decrypt ? x ^ s.s2 : x;
-      s.s3 ^= m;
-      store_le32(out, x ^ s.s2);
+      const std::uint32_t m = Decrypt ? x ^ s2(s) : x;
+      add_to_s3(s, m);
+      store_le32(out, x ^ s2(s));
     }
     if (n != 0) {
-      s.s1 ^= frame_message;
+      add_to_s1(s, frame_message);
       permute<long_words>(s, k);
       const std::uint32_t keep = 0xffffffffu >> (32 - 8 * n);
       const auto x = static_cast<std::uint32_t>(load_le(in, n));
-      const std::uint32_t m = (Decrypt ? x ^ s.s2 : x) & keep;
-      s.s3 ^= m;
-      s.s1 ^= static_cast<std::uint32_t>(n);
-      store_le(out, x ^ s.s2, n);
+      const std::uint32_t m = (Decrypt ? x ^ s2(s) : x) & keep;
+      add_to_s3(s, m);
+      add_to_s1(s, static_cast<std::uint32_t>(n));
+      store_le(out, x ^ s2(s), n);
     }
     st = s;
     wipe_object(s);
@@ -175,12 +238,12 @@ struct core {
 
   // Section 3.3.4: two more permutations, each giving one tag word.
   LWC_HD static constexpr void finish(state& st, const key_type& k, std::uint8_t* tag) {
-    st.s1 ^= frame_final;
+    add_to_s1(st, frame_final);
     permute<long_words>(st, k);
-    store_le32(tag, st.s2);
-    st.s1 ^= frame_final;
+    store_le32(tag, s2(st));
+    add_to_s1(st, frame_final);
     permute<short_words>(st, k);
-    store_le32(tag + 4, st.s2);
+    store_le32(tag + 4, s2(st));
   }
 };
 
@@ -252,15 +315,15 @@ struct tinyjambu_aead : ::lwc::detail::aead_span_forms<Self, KeyBits / 8, 12, 8>
           continue;
         }
         if (held_ == 0) {  // a word begins: its keystream
-          s_.s1 ^= detail::frame_message;
+          detail::add_to_s1(s_, detail::frame_message);
           detail::permute<core::long_words>(s_, k_);
         }
         const std::uint32_t x = *in++;
-        *out++ = static_cast<std::uint8_t>(x ^ (s_.s2 >> (8 * held_)));
+        *out++ = static_cast<std::uint8_t>(x ^ (detail::s2(s_) >> (8 * held_)));
         word_ |= x << (8 * held_);
         --n;
         if (++held_ == 4) {
-          s_.s3 ^= word_;
+          detail::add_to_s3(s_, word_);
           word_ = 0;
           held_ = 0;
         }
@@ -272,8 +335,8 @@ struct tinyjambu_aead : ::lwc::detail::aead_span_forms<Self, KeyBits / 8, 12, 8>
       LWC_REQUIRE(phase_ != phase::done, "finalize called twice");
       start_message();
       if (held_ != 0) {  // the short last word: its bytes, then its byte count
-        s_.s3 ^= word_;
-        s_.s1 ^= static_cast<std::uint32_t>(held_);
+        detail::add_to_s3(s_, word_);
+        detail::add_to_s1(s_, static_cast<std::uint32_t>(held_));
       }
       core::finish(s_, k_, tag);
       // Nothing may follow the tag: the key and state go now.
