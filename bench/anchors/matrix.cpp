@@ -7,9 +7,10 @@
 // The lwc builds come first; the first one of an algorithm is its reference.
 //
 // Every implementation is first run against the reference on random inputs (one that gives
-// different bytes is reported and the program fails). Then, for each operation and size, every
-// repetition times all implementations of the algorithm once in a fresh random order, each for
-// about --min-ms of CPU time of this thread (robust to other processes taking the core away).
+// different bytes is reported and the program fails). Then every repetition visits every
+// operation and size and times all implementations of the algorithm there once, in a fresh
+// random order, each for about --min-ms of CPU time of this thread (robust to other processes
+// taking the core away, not to a busy sibling thread slowing it).
 // Output: one JSON object on stdout, every repetition's rate of every implementation.
 #include <time.h>
 
@@ -196,10 +197,23 @@ int main(int argc, char** argv) {
   }
   if (failures) return 1;
 
+  // Every cell (operation and size) first, with its inputs and iteration counts; then each
+  // repetition visits every cell. A stretch of time in which the core runs slower (another
+  // thread on its sibling, on the host, takes execution ports from some implementations more
+  // than from others) then touches every cell a little instead of all rounds of a few cells,
+  // which had made single cells look slow for one size and not the next.
+  struct cell {
+    std::size_t alg;
+    operation op;
+    std::string op_name;
+    std::size_t n;
+    inputs in;
+    std::vector<const implementation*> timed;
+    std::vector<std::size_t> iterations;
+    std::vector<std::vector<double>> rates;
+  };
   std::mt19937_64 rng(0x6f72646572);
-  std::printf("{\"repetitions\": %d, \"min_ms\": %g, \"results\": [\n", repetitions,
-              min_seconds * 1000);
-  bool first = true;
+  std::vector<cell> cells;
   for (std::size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; ++a) {
     const algorithm& alg = algorithms[a];
     std::vector<const implementation*> timed;
@@ -214,44 +228,53 @@ int main(int argc, char** argv) {
                                                                                       : "");
       if (!selected(only, op_name, alg.name)) continue;
       for (std::size_t n : sizes) {
-        inputs in{random_bytes(rng, alg.key_size), random_bytes(rng, alg.nonce_size),
-                  random_bytes(rng, ad_size), random_bytes(rng, n), {},
-                  std::vector<u8>(n + 64)};
-        in.ct.resize(n + alg.tag_size);
+        cell c{a, op, op_name, n,
+               inputs{random_bytes(rng, alg.key_size), random_bytes(rng, alg.nonce_size),
+                      random_bytes(rng, ad_size), random_bytes(rng, n), {},
+                      std::vector<u8>(n + 64)},
+               timed, std::vector<std::size_t>(timed.size()),
+               std::vector<std::vector<double>>(timed.size())};
+        c.in.ct.resize(n + alg.tag_size);
         ull len = 0;
         if (alg.is_aead)
-          timed[0]->encrypt(in.ct.data(), &len, in.msg.data(), n, in.ad.data(), ad_size, nullptr,
-                            in.nonce.data(), in.key.data());
+          timed[0]->encrypt(c.in.ct.data(), &len, c.in.msg.data(), n, c.in.ad.data(), ad_size,
+                            nullptr, c.in.nonce.data(), c.in.key.data());
         // Iterations per timing, from a calibration run of each implementation.
-        std::vector<std::size_t> iterations(timed.size());
         for (std::size_t b = 0; b < timed.size(); ++b) {
           std::size_t k = 1;
           while (static_cast<double>(n) * static_cast<double>(k) /
-                     rate(*timed[b], op, n, alg.tag_size, in, k) <
+                     rate(*timed[b], op, n, alg.tag_size, c.in, k) <
                  min_seconds / 4)
             k *= 2;
-          iterations[b] = k * 4;
+          c.iterations[b] = k * 4;
         }
-        std::vector<std::vector<double>> rates(timed.size());
-        std::vector<std::size_t> order(timed.size());
-        for (int r = 0; r < repetitions; ++r) {
-          for (std::size_t b = 0; b < timed.size(); ++b) order[b] = b;
-          std::shuffle(order.begin(), order.end(), rng);
-          for (std::size_t b : order)
-            rates[b].push_back(rate(*timed[b], op, n, alg.tag_size, in, iterations[b]));
-        }
-        for (std::size_t b = 0; b < timed.size(); ++b) {
-          std::printf("%s {\"operation\": \"%s\", \"bytes\": %zu, \"build\": \"%s\", "
-                      "\"anchor\": %s, \"bytes_per_second\": [",
-                      first ? "" : ",\n", op_name.c_str(), n, timed[b]->label,
-                      timed[b]->is_anchor ? "true" : "false");
-          first = false;
-          for (std::size_t r = 0; r < rates[b].size(); ++r)
-            std::printf("%s%.0f", r ? ", " : "", rates[b][r]);
-          std::printf("]}");
-        }
-        std::fflush(stdout);
+        cells.push_back(std::move(c));
       }
+    }
+  }
+  for (int r = 0; r < repetitions; ++r) {
+    for (cell& c : cells) {
+      std::vector<std::size_t> order(c.timed.size());
+      for (std::size_t b = 0; b < order.size(); ++b) order[b] = b;
+      std::shuffle(order.begin(), order.end(), rng);
+      for (std::size_t b : order)
+        c.rates[b].push_back(rate(*c.timed[b], c.op, c.n, algorithms[c.alg].tag_size, c.in,
+                                  c.iterations[b]));
+    }
+  }
+  std::printf("{\"repetitions\": %d, \"min_ms\": %g, \"results\": [\n", repetitions,
+              min_seconds * 1000);
+  bool first = true;
+  for (const cell& c : cells) {
+    for (std::size_t b = 0; b < c.timed.size(); ++b) {
+      std::printf("%s {\"operation\": \"%s\", \"bytes\": %zu, \"build\": \"%s\", "
+                  "\"anchor\": %s, \"bytes_per_second\": [",
+                  first ? "" : ",\n", c.op_name.c_str(), c.n, c.timed[b]->label,
+                  c.timed[b]->is_anchor ? "true" : "false");
+      first = false;
+      for (std::size_t r = 0; r < c.rates[b].size(); ++r)
+        std::printf("%s%.0f", r ? ", " : "", c.rates[b][r]);
+      std::printf("]}");
     }
   }
   std::printf("\n]}\n");
