@@ -55,60 +55,132 @@ fi
 
 protocol=(--protocol)
 [ $# -gt 0 ] && protocol=()
-mkdir -p "$build"
-# The software side links lwc's header-only core; it is compiled once for every model.
-if [ ! -f "$build/reference.o" ] || [ -n "$(find include hw/tb tests/support -newer "$build/reference.o" -name '*.hpp' -o -newer "$build/reference.o" -name 'reference.cpp' | head -1)" ]; then
-  echo "building the reference side"
-  g++ -std=c++20 -O2 -I include -I tests -c hw/tb/reference.cpp -o "$build/reference.o"
-fi
 
-# build NAME TOP FAMILY PARAMETER=VALUE: one Verilator model with the test bench.
-build_model() {
-  local name=$1 top=$2 family=$3 param=$4 dir=$build/$1
-  local sources=(hw/rtl/$top.v hw/rtl/lwc_${family}_core.v hw/rtl/lwc_commit_fifo.v)
-  [ "$family" = ascon ] && sources+=(hw/rtl/lwc_ascon_rounds.v)
-  local stamp=$dir/obj/V$top
-  if [ -x "$stamp" ] && [ -z "$(find "${sources[@]}" hw/tb/tb_main.cpp "$build/reference.o" -newer "$stamp" | head -1)" ]; then
-    return
-  fi
-  echo "building $name"
-  mkdir -p "$dir"
-  verilator --cc --exe --build -j "$jobs" --Mdir "$dir/obj" --top-module "$top" \
-    -G"$param" -Wno-fatal -Wno-lint -Wno-UNOPTFLAT -Wno-WIDTH --x-assign fast --x-initial fast \
-    -CFLAGS "-std=c++20 -O1 -I$root/hw/tb -DTB_TOP=V$top -DTB_CONFIG=$name -DTB_FAMILY_ID=$family" \
-    "${sources[@]}" "$root/hw/tb/tb_main.cpp" "$build/reference.o" >"$dir.log" 2>&1 \
-    || { cat "$dir.log"; exit 1; }
+# The configurations to build and run: NAME TOP FAMILY PARAMETER=VALUE RANDOM-JOBS.
+models=()
+first=1
+for r in $ascon_settings; do
+  [ ${#ascon_kats[@]} -gt 0 ] || [ $# -eq 0 ] || break
+  n=$random_other; [ "$first" = 1 ] && n=$random_default; first=0
+  models+=("ascon-r$r lwc_ascon_stream ascon ROUNDS_PER_CLOCK=$r $n")
+done
+first=1
+for w in $acorn_settings; do
+  [ ${#acorn_kats[@]} -gt 0 ] || [ $# -eq 0 ] || break
+  n=$random_other; [ "$first" = 1 ] && n=$random_default; first=0
+  models+=("acorn-w$w lwc_acorn_stream acorn BITS_PER_CLOCK=$w $n")
+done
+[ ${#models[@]} -gt 0 ] || { echo "no configuration to run"; exit 2; }
+
+# Building. Only the Verilated model differs between the configurations of a core: Verilator's
+# runtime (verilated.cpp, most of a model's compile time), the test bench (one object per core
+# family: every configuration has the same model interface) and the reference side (lwc's
+# header-only core) are compiled once, under hw/build/shared, and linked into every program.
+# All compiles, shared or per model, run side by side, LWC_JOBS at a time.
+shared=$build/shared
+mkdir -p "$shared"
+# stale TARGET FILE...: TARGET is missing or older than one of the files.
+stale() {
+  local target=$1; shift
+  [ ! -e "$target" ] || [ -n "$(find "$@" -newer "$target" | head -1)" ]
 }
+rtl_sources() {  # rtl_sources TOP FAMILY
+  echo "hw/rtl/$1.v hw/rtl/lwc_$2_core.v hw/rtl/lwc_commit_fifo.v"
+  if [ "$2" = ascon ]; then echo hw/rtl/lwc_ascon_rounds.v; fi
+}
+verilator_flags=(-Wno-fatal -Wno-lint -Wno-UNOPTFLAT -Wno-WIDTH --x-assign fast --x-initial fast
+                 -CFLAGS "-std=c++20 -O1")
+compiles=()   # shell commands, each writing one object or archive
+families=()   # FAMILY:TOP, one per core
+for m in "${models[@]}"; do
+  read -r name top family param _ <<<"$m"
+  dir=$build/$name
+  read -r -a sources <<<"$(rtl_sources "$top" "$family" | tr '\n' ' ')"
+  [[ " ${families[*]} " == *" $family:$top "* ]] || families+=("$family:$top")
+  if stale "$dir/V${top}__ALL.a" "${sources[@]}" hw/run-tests.sh; then
+    # Verilating a core takes about a second; its C++ is compiled below, beside the rest.
+    echo "verilating $name"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    verilator --cc --Mdir "$dir/obj" --top-module "$top" -G"$param" "${verilator_flags[@]}" \
+      "${sources[@]}" >"$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
+    compiles+=("make -C '$dir/obj' -f V$top.mk V${top}__ALL.a >>'$dir.log' 2>&1 && cp -p '$dir/obj/V${top}__ALL.a' '$dir/' || { cat '$dir.log'; exit 1; }")
+  fi
+done
+# Compiler, flags and runtime units as Verilator's own makefile (verilated.mk) has them, read
+# from the first model's generated makefile, so the shared objects are what Verilator would
+# have built into each model.
+read -r first_name first_top _ <<<"${models[0]}"
+make_var() {
+  make -s -C "$build/$first_name/obj" -f "V$first_top.mk" -f <(printf 'print-%%:\n\t@echo $(%s)\n' "$1") "print-$1"
+}
+cxx=$(make_var CXX)
+cxxflags="$(make_var CXXFLAGS) $(make_var CPPFLAGS)"
+ldlibs=$(make_var LDLIBS)
+verilator_include=$(verilator --getenv VERILATOR_ROOT)/include
+runtime_objs=()
+for unit in $(make_var VK_GLOBAL_OBJS); do
+  runtime_objs+=("$shared/$unit")
+  stale "$shared/$unit" "$verilator_include/${unit%.o}.cpp" "$verilator_include/verilated.mk" hw/run-tests.sh &&
+    compiles=("$cxx $cxxflags $(make_var OPT_GLOBAL) -c -o '$shared/$unit' '$verilator_include/${unit%.o}.cpp'" "${compiles[@]}")
+done
+for ft in "${families[@]}"; do
+  family=${ft%%:*} top=${ft#*:}
+  for m in "${models[@]}"; do  # any configuration of the core: they share the interface header
+    read -r name t _ <<<"$m"
+    [ "$t" = "$top" ] && break
+  done
+  stale "$shared/tb_$family.o" hw/tb/tb_main.cpp hw/tb/reference.hpp hw/run-tests.sh "$build/$name/obj/V$top.h" \
+      "$verilator_include/verilated.mk" &&
+    compiles=("$cxx $cxxflags -I'$root/hw/tb' -I'$build/$name/obj' -DTB_TOP=V$top -DTB_FAMILY_ID=$family $(make_var OPT_FAST) -c -o '$shared/tb_$family.o' hw/tb/tb_main.cpp" "${compiles[@]}")
+done
+# The software side: lwc's header-only core.
+if stale "$shared/reference.o" hw/tb/reference.cpp $(find include hw/tb tests/support -name '*.hpp'); then
+  compiles=("g++ -std=c++20 -O2 -I include -I tests -c hw/tb/reference.cpp -o '$shared/reference.o'" "${compiles[@]}")
+fi
+if [ ${#compiles[@]} -gt 0 ]; then
+  echo "building: ${#compiles[@]} compiles, $jobs at a time"
+  printf '%s\0' "${compiles[@]}" | xargs -0 -n 1 -P "$jobs" bash -c || { echo "hw: a compile failed"; exit 1; }
+fi
+for m in "${models[@]}"; do
+  read -r name top family _ <<<"$m"
+  dir=$build/$name
+  if stale "$dir/V$top" "$dir/V${top}__ALL.a" "$shared"/*.o; then
+    # Each configuration names itself in the test bench's output.
+    printf 'extern const char tb_config_name[];\nconst char tb_config_name[] = "%s";\n' "$name" >"$dir/config_name.cpp"
+    $cxx -c -o "$dir/config_name.o" "$dir/config_name.cpp"
+    $cxx -o "$dir/V$top" "$shared/tb_$family.o" "$dir/config_name.o" "$dir/V${top}__ALL.a" \
+      "${runtime_objs[@]}" "$shared/reference.o" $ldlibs
+  fi
+done
 
+# Running: each program is single-threaded, so LWC_JOBS of them run side by side; each one's
+# output is printed, in order, once they have all finished.
+running=()
+for m in "${models[@]}"; do
+  read -r name top family _ n <<<"$m"
+  kats=("${ascon_kats[@]}")
+  [ "$family" = acorn ] && kats=("${acorn_kats[@]}")
+  if [ ${#running[@]} -ge "$jobs" ]; then
+    wait "${running[0]}" || true
+    running=("${running[@]:1}")
+  fi
+  "$build/$name/V$top" --random "$n" --seed 2026 --cycles "${protocol[@]}" "${kats[@]}" \
+    >"$build/$name.out" 2>&1 &
+  running+=($!)
+done
+wait || true
 passed=0; failed=0
-run_model() {
-  local name=$1 top=$2 family=$3 count=$4; shift 4
-  local log=$build/$name.out
-  set +e
-  "$build/$name/obj/V$top" --random "$count" --seed 2026 "$@" | tee "$log"
-  set -e
-  local last
+for m in "${models[@]}"; do
+  read -r name _ <<<"$m"
+  log=$build/$name.out
+  cat "$log"
   last=$(tail -n 1 "$log")
   if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
     passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
   else
     echo "$name: no result line"; failed=$((failed + 1))
   fi
-}
-
-first=1
-for r in $ascon_settings; do
-  [ ${#ascon_kats[@]} -gt 0 ] || [ $# -eq 0 ] || break
-  build_model "ascon-r$r" lwc_ascon_stream ascon "ROUNDS_PER_CLOCK=$r"
-  n=$random_other; [ "$first" = 1 ] && n=$random_default; first=0
-  run_model "ascon-r$r" lwc_ascon_stream ascon "$n" --cycles "${protocol[@]}" "${ascon_kats[@]}"
-done
-first=1
-for w in $acorn_settings; do
-  [ ${#acorn_kats[@]} -gt 0 ] || [ $# -eq 0 ] || break
-  build_model "acorn-w$w" lwc_acorn_stream acorn "BITS_PER_CLOCK=$w"
-  n=$random_other; [ "$first" = 1 ] && n=$random_default; first=0
-  run_model "acorn-w$w" lwc_acorn_stream acorn "$n" --cycles "${protocol[@]}" "${acorn_kats[@]}"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -27,12 +27,15 @@
 
 #include "verilated.h"
 
-// The build names the model (TB_TOP), the configuration (TB_CONFIG) and the core family
-// (TB_FAMILY_ID: ascon or acorn) as bare tokens.
+// The build names the model (TB_TOP) and the core family (TB_FAMILY_ID: ascon or acorn) as
+// bare tokens. Every configuration of a core has the same model interface, so this file is
+// compiled once per family; each configuration's program links a definition of
+// tb_config_name of its own (hw/run-tests.sh writes it).
 #define TB_STRING2(x) #x
 #define TB_STRING(x) TB_STRING2(x)
 #include TB_STRING(TB_TOP.h)
-#define TB_NAME TB_STRING(TB_CONFIG)
+extern const char tb_config_name[];
+#define TB_NAME tb_config_name
 #define TB_FAMILY TB_STRING(TB_FAMILY_ID)
 
 #include "reference.hpp"
