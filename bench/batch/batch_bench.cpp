@@ -130,6 +130,7 @@ void bench_batch(benchmark::State& state, const lwc::algorithm* a, std::string o
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * w.in.size()));
   state.counters["messages"] = static_cast<double>(w.len.size());
+  state.counters["lanes"] = lwc::batch::has_lanes(*a, backend) ? 1 : 0;  // else job by job
 }
 
 // The single-message core over the same batch, through the registry like lwc_bench.
