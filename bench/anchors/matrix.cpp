@@ -162,7 +162,22 @@ std::vector<std::string> split(std::string_view list) {
 
 }  // namespace
 
+// --spin: integer work that never ends, for matrix.py --busy-cpu to run on another CPU (on a
+// virtual machine, often the sibling thread of the timed one) while the timings run.
+[[noreturn]] void spin() {
+  std::uint64_t a = 1, b = 2, c = 3, d = 4;
+  for (;;) {
+    a ^= b << 3;
+    b += c >> 5;
+    c ^= d * 7;
+    d += a;
+    a = a << 1 | a >> 63;
+    asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+  }
+}
+
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string_view(argv[1]) == "--spin") spin();
   int repetitions = 11;
   double min_seconds = 0.02;
   std::vector<std::string> only;

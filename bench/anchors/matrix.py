@@ -6,7 +6,7 @@
         [--ascon-c DIR] [--nist DIR] [--rweather DIR] [--build-dir build/matrix-FAMILY]
         [--configs 'g++:-O2,g++:-O3,...'] [--anchor-flags '-O3 -march=native,-O3']
         [--repetitions 11] [--min-ms 20] [--sizes 64,1024,...] [--only esch256,...]
-        [--save run.json]
+        [--busy-cpu N] [--save run.json]
     python3 bench/anchors/matrix.py --load run.json [--before old.json]
         # the table of an earlier run (with --before: each cell "old -> run")
 
@@ -379,7 +379,9 @@ def table(data, before=None):
     anchor_builds = list(dict.fromkeys(r["build"] for r in rows if r["anchor"]))
     info = data.get("machine", {})
     lines = [f"Machine: {info.get('cpu', '?')}; {info.get('date', '?')}; load average before / "
-             f"after: {info.get('load', ['?', '?'])[0]} / {info.get('load', ['?', '?'])[1]}"]
+             f"after: {info.get('load', ['?', '?'])[0]} / {info.get('load', ['?', '?'])[1]}"
+             + (f"; CPU {info['busy_cpu']} kept busy" if info.get("busy_cpu") is not None
+                else "")]
     for k, v in info.get("compilers", {}).items():
         lines.append(f"- {k}: {v}")
     commits = info.get("anchor_commits") or {"github:ascon/ascon-c":
@@ -466,6 +468,10 @@ def main():
                                    "64 B to 64 KiB)")
     p.add_argument("--only", help="comma-separated operations (esch256, xoodyak-encrypt ...) "
                                   "or algorithms")
+    p.add_argument("--busy-cpu", type=int,
+                   help="keep this CPU busy with integer work and time on another one: on a VM "
+                        "whose vCPUs are sibling threads of one core, the figures of a shared "
+                        "machine (lwc's ratios moved with such a neighbour, not with size)")
     p.add_argument("--save", help="write the results (with the machine information) here")
     p.add_argument("--load", help="print the table of a file written by --save; builds nothing")
     p.add_argument("--before", help="an earlier --save file: cells read 'before -> now'")
@@ -499,13 +505,28 @@ def main():
     if args.only:
         cmd.append(f"--only={args.only}")
     load_before = os.getloadavg()[0]
-    data = json.loads(subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout)
+    spinner, pin = None, None
+    if args.busy_cpu is not None:
+        cpus = sorted(os.sched_getaffinity(0) - {args.busy_cpu})
+        pin = cpus[0]
+        spinner = subprocess.Popen([binary, "--spin"],
+                                   preexec_fn=lambda: os.sched_setaffinity(0, {args.busy_cpu}))
+    try:
+        data = json.loads(subprocess.run(
+            cmd, check=True, stdout=subprocess.PIPE, text=True,
+            preexec_fn=(lambda: os.sched_setaffinity(0, {pin})) if pin is not None else None
+        ).stdout)
+    finally:
+        if spinner:
+            spinner.kill()
+            spinner.wait()
     data["machine"] = {
         "cpu": cpu_model(),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
         "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "compilers": versions,
         "configs": args.configs,
+        "busy_cpu": args.busy_cpu,
         "anchor_commits": {TREES[t][2]: commit_of(d, getattr(args, TREES[t][0] + "_commit"))
                            for t, d in trees.items()},
     }
