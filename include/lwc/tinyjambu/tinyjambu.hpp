@@ -8,7 +8,9 @@
 // anything is returned, and on failure the output is all zeros.
 //
 // The keyed permutation P_n is a 128-bit NLFSR; its 32 next feedback bits only read taps at
-// least 32 bits from the input end, so every word operation below computes 32 steps at once.
+// least 32 bits from the input end, so a 32-bit word operation computes 32 steps at once. On
+// 64-bit hosts a 64-bit operation computes 64, and a few more operations add what the first 32
+// new bits contribute to the taps of the next 32.
 #pragma once
 
 #include <array>
