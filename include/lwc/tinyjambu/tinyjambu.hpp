@@ -123,17 +123,20 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void permute(state& st, const key_words<KeyWo
   }
 }
 
-// The two forms agree, whichever one this build runs (P_1280 under a 256-bit key from a
-// state and key with every bit pattern of a few words).
+// The two forms agree, whichever one this build runs: P_640 and the long permutation of each
+// key size, from a state and key with a spread of bit patterns.
+template <unsigned Words, unsigned KeyWords32>
 constexpr bool wide_and_narrow_agree() {
-  key_words<8> key{};
-  for (unsigned i = 0; i < 4; ++i) key.k[i] = 0x9e3779b97f4a7c15u * (i + 1);
+  key_words<KeyWords32> key{};
+  for (unsigned i = 0; i < KeyWords32 / 2; ++i) key.k[i] = 0x9e3779b97f4a7c15u * (i + 1);
   state wide{0x0123456789abcdefu, 0xfedcba9876543210u}, narrow = wide;
-  permute<40, 8, true>(wide, key);
-  permute<40, 8, false>(narrow, key);
+  permute<Words, KeyWords32, true>(wide, key);
+  permute<Words, KeyWords32, false>(narrow, key);
   return wide.lo == narrow.lo && wide.hi == narrow.hi;
 }
-static_assert(wide_and_narrow_agree());
+static_assert(wide_and_narrow_agree<20, 4>() && wide_and_narrow_agree<32, 4>());
+static_assert(wide_and_narrow_agree<20, 6>() && wide_and_narrow_agree<36, 6>());
+static_assert(wide_and_narrow_agree<20, 8>() && wide_and_narrow_agree<40, 8>());
 
 // Where the mode touches the state, in the specification's 32-bit words: frame bits and a
 // short word's byte count into s1, input into s3, keystream and tag from s2.
