@@ -19,15 +19,12 @@
 #include <lwc/elephant/elephant.hpp>
 #include <lwc/grain/grain128aead.hpp>
 
+#include "lanes_test_support.hpp"
+
 namespace {
 
-using bytes = std::vector<std::uint8_t>;
-
-bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
-  bytes b(n);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
-  return b;
-}
+using lanes_test::bytes;
+using lanes_test::random_bytes;
 
 struct jobs_of {
   std::vector<bytes> key, nonce, ad, pt, ct, tag, out;

@@ -7,29 +7,22 @@
 // zeroed, the others verify). On a backend without the kernel the same checks run job by job.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <lwc/batch.hpp>
 #include <lwc/registry.hpp>
 
+#include "lanes_test_support.hpp"
+
 namespace {
 
-using bytes = std::vector<std::uint8_t>;
+using namespace lanes_test;
 
 constexpr const char* aeads[] = {"photon-beetle-aead128", "photon-beetle-aead32", "isap-k-128a",
                                  "isap-k-128"};
-constexpr const char* hashes[] = {"photon-beetle-hash"};
-
-bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
-  bytes b(n);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
-  return b;
-}
 
 // 0..5 and every multiple of the rates 4, 16 and 18 up to 72 with its neighbours, then a few
 // long ones.
@@ -40,17 +33,7 @@ std::vector<std::size_t> edge_lengths(bool with_long) {
       for (std::size_t n : {k - 1, k, k + 1}) v.push_back(n);
   if (with_long)
     for (std::size_t n : {300, 1024, 4099}) v.push_back(n);
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
-
-struct config {
-  std::string backend;
-  unsigned threads;
-};
-void PrintTo(const config& c, std::ostream* os) {
-  *os << c.backend << " with " << c.threads << " threads";
+  return sorted_unique(v);
 }
 
 class PhotonIsapLanes : public ::testing::TestWithParam<config> {
@@ -76,91 +59,21 @@ TEST_P(PhotonIsapLanes, BackendsThatRunThemInLanes) {
 }
 
 TEST_P(PhotonIsapLanes, AeadEqualsCoreAtEveryEdge) {
-  const std::vector<std::size_t> ad_lens = edge_lengths(false), msg_lens = edge_lengths(true);
   for (const char* name : aeads) {
     SCOPED_TRACE(name);
     const lwc::algorithm& a = lwc::get_algorithm(name);
-    std::vector<bytes> key, nonce, ad, pt;
-    for (std::size_t m : msg_lens) {
-      for (std::size_t d : ad_lens) {
-        // The long messages with a few associated-data lengths only, to keep the run short.
-        if (m > 300 && d % 16 > 2) continue;
-        key.push_back(random_bytes(rng, a.key_size));
-        nonce.push_back(random_bytes(rng, a.nonce_size));
-        ad.push_back(random_bytes(rng, d));
-        pt.push_back(random_bytes(rng, m));
-      }
-    }
-    const std::size_t n = key.size();
-    for (std::size_t i = n; i > 1; --i) {
-      const std::size_t j = rng() % i;
-      for (std::vector<bytes>* f : {&key, &nonce, &ad, &pt}) std::swap((*f)[i - 1], (*f)[j]);
-    }
-    std::vector<bytes> want_ct(n), want_tag(n), ct(n), tag(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      want_ct[i].resize(pt[i].size());
-      want_tag[i].resize(a.tag_size);
-      lwc::aead_encrypt(a, key[i], nonce[i], ad[i], pt[i], want_ct[i], want_tag[i], {});
-      ct[i].assign(pt[i].size(), 0xee);
-      tag[i].assign(a.tag_size, 0xee);
-    }
-    std::vector<lwc::batch::aead_job> jobs;
-    for (std::size_t i = 0; i < n; ++i)
-      jobs.push_back({key[i], nonce[i], ad[i], pt[i], ct[i], tag[i], {}});
-    lwc::batch::encrypt(name, jobs, a.tag_size, opt());
-    for (std::size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(ct[i], want_ct[i]) << "ad " << ad[i].size() << ", msg " << pt[i].size();
-      ASSERT_EQ(tag[i], want_tag[i]) << "ad " << ad[i].size() << ", msg " << pt[i].size();
-    }
-
-    for (std::size_t i = 0; i < n; i += 3) tag[i][i % a.tag_size] ^= 0x01;
-    std::vector<bytes> back(n);
-    for (std::size_t i = 0; i < n; ++i) back[i].assign(pt[i].size(), 0xee);
-    std::vector<lwc::batch::aead_job> djobs;
-    for (std::size_t i = 0; i < n; ++i)
-      djobs.push_back({key[i], nonce[i], ad[i], ct[i], back[i], tag[i], {}});
-    std::vector<std::uint8_t> ok(n, 7);
-    EXPECT_EQ(lwc::batch::decrypt(name, djobs, ok, a.tag_size, opt()), n - (n + 2) / 3);
-    for (std::size_t i = 0; i < n; ++i) {
-      const bool forged = i % 3 == 0;
-      ASSERT_EQ(ok[i], forged ? 0 : 1) << "ad " << ad[i].size() << ", msg " << pt[i].size();
-      ASSERT_EQ(back[i], forged ? bytes(pt[i].size(), 0) : pt[i])
-          << "ad " << ad[i].size() << ", msg " << pt[i].size();
-    }
+    // The long messages with a few associated-data lengths only, to keep the run short.
+    const auto keep = [](std::size_t m, std::size_t d) { return m <= 300 || d % 16 <= 2; };
+    check_aead_batch(a, make_aead_batch(a, rng, edge_lengths(true), edge_lengths(false), keep),
+                     opt());
   }
 }
 
 TEST_P(PhotonIsapLanes, HashEqualsCoreAtEveryLength) {
-  for (const char* name : hashes) {
-    SCOPED_TRACE(name);
-    const lwc::algorithm& a = lwc::get_algorithm(name);
-    std::vector<bytes> msg;
-    for (std::size_t len = 0; len <= 80; ++len) msg.push_back(random_bytes(rng, len));
-    for (std::size_t len : {255, 1024, 4099}) msg.push_back(random_bytes(rng, len));
-    for (std::size_t i = msg.size(); i > 1; --i) std::swap(msg[i - 1], msg[rng() % i]);
-    std::vector<bytes> out(msg.size(), bytes(a.output_size, 0xee));
-    std::vector<lwc::batch::hash_job> jobs;
-    for (std::size_t i = 0; i < msg.size(); ++i) jobs.push_back({msg[i], out[i]});
-    lwc::batch::hash(a, jobs, opt());
-    for (std::size_t i = 0; i < msg.size(); ++i) {
-      bytes want(a.output_size);
-      lwc::digest(a, msg[i], want, {}, {});
-      ASSERT_EQ(out[i], want) << msg[i].size() << " bytes";
-    }
-  }
+  check_hash_every_length(lwc::get_algorithm("photon-beetle-hash"), rng, 80, {255, 1024, 4099},
+                          opt());
 }
 
-std::vector<config> configs() {
-  std::vector<config> c;
-  for (std::string_view b : lwc::batch::available_backends())
-    for (unsigned t : {1u, 2u, 3u}) c.push_back({std::string(b), t});
-  return c;
-}
-
-INSTANTIATE_TEST_SUITE_P(Backends, PhotonIsapLanes, ::testing::ValuesIn(configs()),
-                         [](const ::testing::TestParamInfo<config>& p) {
-                           return p.param.backend + "_" + std::to_string(p.param.threads) +
-                                  "threads";
-                         });
+INSTANTIATE_TEST_SUITE_P(Backends, PhotonIsapLanes, ::testing::ValuesIn(configs()), config_name);
 
 }  // namespace

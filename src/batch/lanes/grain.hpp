@@ -18,7 +18,8 @@
 // and of the message come straight from their buffers; the words around them (the length
 // prefix, the word where the data meets the message, the message's last whole word when it
 // straddles) are staged per lane and run as stretches with equal dm. The last (stream length
-// % 4) bytes run on the lane's state alone, 16 clocks each, after it leaves the vectors.
+// % 4) bytes run on the lane's state alone, 16 clocks each, after it leaves the vectors. The
+// group lane engine (engine.hpp) owns the rest of a job's life: claiming, refilling, the tag.
 //
 // The authenticator adds a 64-bit window of the authentication stream for every message bit
 // that is set. AVX-512 does that in four instructions a bit (a test into a mask register, two
@@ -36,7 +37,6 @@
 
 #include "common.hpp"
 #include "engine.hpp"
-#include "scheduler.hpp"
 
 #ifndef LWC_SIMD_NS
 #error "include lanes/grain.hpp through lane_kernels.hpp"
@@ -55,18 +55,20 @@ using u64 = std::uint64_t;
 
 // One 64-bit word with the lane-vector operations below: the bytes a lane runs after leaving
 // the vectors go through the same tap code.
-struct word {
+struct word64 {
   static constexpr size_t lanes = 1;
   u64 v;
-  LWC_SIMD_INLINE static word set1(u64 c) { return {c}; }
-  LWC_SIMD_INLINE friend word operator^(word a, word b) { return {a.v ^ b.v}; }
-  LWC_SIMD_INLINE static word xor3(word a, word b, word c) { return {a.v ^ b.v ^ c.v}; }
-  LWC_SIMD_INLINE static word and_xor(word a, word b, word c) { return {(a.v & b.v) ^ c.v}; }
-  LWC_SIMD_INLINE static word and_(word a, word b) { return {a.v & b.v}; }
+  LWC_SIMD_INLINE static word64 set1(u64 c) { return {c}; }
+  LWC_SIMD_INLINE friend word64 operator^(word64 a, word64 b) { return {a.v ^ b.v}; }
+  LWC_SIMD_INLINE static word64 xor3(word64 a, word64 b, word64 c) { return {a.v ^ b.v ^ c.v}; }
+  LWC_SIMD_INLINE static word64 and_xor(word64 a, word64 b, word64 c) {
+    return {(a.v & b.v) ^ c.v};
+  }
+  LWC_SIMD_INLINE static word64 and_(word64 a, word64 b) { return {a.v & b.v}; }
   template <unsigned R>
-  LWC_SIMD_INLINE static word shr(word a) { return {a.v >> R}; }
+  LWC_SIMD_INLINE static word64 shr(word64 a) { return {a.v >> R}; }
   template <unsigned R>
-  LWC_SIMD_INLINE static word shl(word a) { return {a.v << R}; }
+  LWC_SIMD_INLINE static word64 shl(word64 a) { return {a.v << R}; }
 };
 
 // ---- spreading bit K of every lane over its lane --------------------------------------------
@@ -111,7 +113,7 @@ LWC_SIMD_INLINE void xor_where_bit(V& acc, const V& m, const V& a, const V& b) {
     acc.v = _mm512_ternarylogic_epi64(acc.v, spread, _mm512_xor_si512(a.v, b.v), 0x78);
   }
 #endif
-  else if constexpr (std::is_same_v<V, word>) {
+  else if constexpr (std::is_same_v<V, word64>) {
     acc.v ^= (u64{0} - (m.v >> K & 1)) & (a.v ^ b.v);
   } else {
     static_assert(sizeof(V) == 0, "no bit spreading for this vector type");
@@ -275,10 +277,21 @@ inline size_t der_length(u8* out, size_t n) {
   return 1 + len;
 }
 
+// A lane's state is the eight words of lanes_state and a step is one unit, 4 bytes in and 4
+// out; enter() walks a lane through the segments below, and finish() runs the last (stream
+// length % 4) bytes and the tag on the state taken out of the lanes.
 template <class V, bool Decrypt>
-class engine : public lane_scheduler<engine<V, Decrypt>> {
-  friend class lane_scheduler<engine>;
+struct family {
+  using vector = V;
+  using word = u64;
+  using task = aead_task;
   static constexpr size_t N = V::lanes;
+  static constexpr size_t words = 8;
+  using states = u64[words][N];
+  static constexpr size_t rate = 4, out_rate = 4;
+  static constexpr size_t tag_bytes = grain_lanes::tag_bytes;
+  static constexpr bool decrypt = Decrypt;
+  using cursors = lane_cursors<N, rate, out_rate>;
   static constexpr u64 message_dm = Decrypt ? ones : 0;
 
   // seg_init1..3: initialization (feedback; feedback and key; fill); seg_head: the staged
@@ -319,245 +332,29 @@ class engine : public lane_scheduler<engine<V, Decrypt>> {
     return m & message_dm;
   }
 
- public:
-  explicit engine(const aead_task& t) : t_(t) {}
-  engine(const engine&) = delete;
-  engine& operator=(const engine&) = delete;
-  ~engine() {
-    wipe(&st_, sizeof st_);
-    wipe(spill_, sizeof spill_);
-    wipe(kfs_, sizeof kfs_);
-    wipe(kfb_, sizeof kfb_);
-    wipe(key_, sizeof key_);
-    wipe(in_stage_, sizeof in_stage_);
-    wipe(out_stage_, sizeof out_stage_);
-    wipe(sink_, sizeof sink_);
-  }
-
-  using lane_scheduler<engine>::run;
-
- private:
-  // ---- the scheduler's hooks (scheduler.hpp) ----
-  void begin() {
-    std::memset(spill_, 0, sizeof spill_);
-    for (size_t j = 0; j < N; ++j) start_lane(j);
-    reload();
-  }
-  size_t active() const { return active_; }
-  u64 run_length() const {
-    u64 k = left_[0];
-    for (size_t j = 1; j < N; ++j) k = left_[j] < k ? left_[j] : k;
-    return k;
-  }
-  void advance(u64 k) {
-    for (size_t j = 0; j < N; ++j) left_[j] -= k;
-  }
-  bool segment_ended(size_t j) const { return left_[j] == 0; }
-  bool next_segment(size_t j) {
-    if (staged(seg_[j])) {
-      if (next_staged_run(j)) return true;
-      copy_message(j);
-    }
-    seg_[j] = static_cast<segment>(seg_[j] + 1);
-    return enter_segment(j);
-  }
-  static bool staged(segment s) { return s == seg_head || s == seg_mid || s == seg_tail; }
-
-  void spill() {
-    st_.s.lo.store(spill_[0]);
-    st_.s.mid.store(spill_[1]);
-    st_.s.hi.store(spill_[2]);
-    st_.b.lo.store(spill_[3]);
-    st_.b.mid.store(spill_[4]);
-    st_.b.hi.store(spill_[5]);
-    st_.acc.store(spill_[6]);
-    st_.reg.store(spill_[7]);
-  }
-  void reload() {
-    st_.s = {V::load(spill_[0]), V::load(spill_[1]), V::load(spill_[2])};
-    st_.b = {V::load(spill_[3]), V::load(spill_[4]), V::load(spill_[5])};
-    st_.acc = V::load(spill_[6]);
-    st_.reg = V::load(spill_[7]);
-  }
-  void after_refills() {}
-  void end() {}
-
   // k units on every lane, each lane with its own controls for the whole run.
-  void steps(u64 k) {
-    lanes_state<V> st = st_;
-    // Local copies: the byte stores below could alias the members and force reloads.
-    const u8* src[N];
-    u8* dst[N];
-    size_t src_step[N], dst_step[N];
-    alignas(64) u64 in[N], out[N];
-    for (size_t j = 0; j < N; ++j) {
-      src[j] = src_[j];
-      dst[j] = dst_[j];
-      src_step[j] = src_step_[j];
-      dst_step[j] = dst_step_[j];
-    }
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src,
+                             u8* const* dst, u64 k, const cursors&) {
+    lanes_state<V> st{{x[0], x[1], x[2]}, {x[3], x[4], x[5]}, x[6], x[7]};
     const controls<V> c{V::load(im_), V::load(kfs_), V::load(kfb_), V::load(fill_),
                         V::load(dm_)};
+    alignas(64) u64 in[N], out[N];
     for (u64 i = 0; i < k; ++i) {
-      for (size_t j = 0; j < N; ++j) {
-        in[j] = load_le32(src[j]);
-        src[j] += src_step[j];
-      }
+      for (size_t j = 0; j < N; ++j) in[j] = load_le32(src[j] + rate * i);
       unit(st, V::load(in), c).store(out);
-      for (size_t j = 0; j < N; ++j) {
-        store_le32(dst[j], static_cast<u32>(out[j]));
-        dst[j] += dst_step[j];
-      }
+      for (size_t j = 0; j < N; ++j) store_le32(dst[j] + out_rate * i, static_cast<u32>(out[j]));
     }
-    for (size_t j = 0; j < N; ++j) {
-      src_[j] = src[j];
-      dst_[j] = dst[j];
-    }
-    st_ = st;
-    wipe(&st, sizeof st);
+    x[0] = st.s.lo, x[1] = st.s.mid, x[2] = st.s.hi;
+    x[3] = st.b.lo, x[4] = st.b.mid, x[5] = st.b.hi;
+    x[6] = st.acc, x[7] = st.reg;
     wipe(in, sizeof in);
     wipe(out, sizeof out);
   }
 
-  void set_controls(size_t j, u64 im, u64 fill, bool key, u64 dm) {
-    im_[j] = im;
-    fill_[j] = fill;
-    kfs_[j] = key ? key_[j][1] : 0;
-    kfb_[j] = key ? key_[j][0] : 0;
-    dm_[j] = dm;
-  }
-
-  // Lane j reads words from src (or zeros when src is null) and writes in ^ keystream to dst
-  // (or nowhere when dst is null).
-  void set_direct(size_t j, const u8* src, u8* dst, u64 words) {
-    src_[j] = src != nullptr ? src : zero_;
-    src_step_[j] = src != nullptr ? 4 : 0;
-    dst_[j] = dst != nullptr ? dst : sink_;
-    dst_step_[j] = dst != nullptr ? 4 : 0;
-    left_[j] = words;
-  }
-
-  // Stages the stream bytes [from, to) of lane j's job; they run as runs of words with equal
-  // dm (next_staged_run). False when the stretch is empty.
-  bool set_staged(size_t j, size_t from, size_t to) {
-    if (from >= to) return false;
-    const aead_desc& d = job_[j];
-    const layout& l = layout_[j];
-    u8* in = in_stage_[j];
-    const auto copy = [&](size_t a, size_t b, const u8* p, size_t p_at) {
-      a = a > from ? a : from;
-      b = b < to ? b : to;
-      if (a < b) std::memcpy(in + (a - from), p + (a - p_at), b - a);
-    };
-    copy(0, l.der, der_[j], 0);
-    copy(l.der, l.ad_end, d.ad, l.der);
-    copy(l.ad_end, l.total, d.in, l.ad_end);
-    stage_from_[j] = from;
-    stage_to_[j] = to;
-    src_[j] = in;
-    src_step_[j] = 4;
-    dst_[j] = out_stage_[j];
-    dst_step_[j] = 4;
-    return next_staged_run(j);
-  }
-
-  // The next words of lane j's staged stretch that share their dm; false when none is left.
-  bool next_staged_run(size_t j) {
-    const layout& l = layout_[j];
-    const size_t from = stage_from_[j] + static_cast<size_t>(dst_[j] - out_stage_[j]);
-    if (from >= stage_to_[j]) return false;
-    const u64 dm = dm_at(l, from);
-    size_t p = from + 4;
-    while (p < stage_to_[j] && dm_at(l, p) == dm) p += 4;
-    set_controls(j, 0, 0, false, dm);
-    left_[j] = (p - from) / 4;
-    return true;
-  }
-
-  // Points lane j at its next non-empty segment from seg_[j] on; false at the stream's end.
-  bool enter_segment(size_t j) {
-    const aead_desc& d = job_[j];
-    const layout& l = layout_[j];
-    for (;;) {
-      switch (seg_[j]) {
-        case seg_init1:
-          set_direct(j, nullptr, nullptr, 5);
-          set_controls(j, ones, 0, false, 0);
-          return true;
-        case seg_init2:
-          set_direct(j, nullptr, nullptr, 1);
-          set_controls(j, ones, 0, true, 0);
-          return true;
-        case seg_init3:
-          set_direct(j, nullptr, nullptr, 2);
-          set_controls(j, 0, ones, false, 0);
-          return true;
-        case seg_head:
-          if (set_staged(j, 0, l.has_ad() ? l.ad_begin_w : l.has_msg() ? l.msg_begin_w : l.tail))
-            return true;
-          break;
-        case seg_ad:
-          if (l.has_ad()) {
-            set_direct(j, d.ad + (l.ad_begin_w - l.der), nullptr, (l.ad_end_w - l.ad_begin_w) / 4);
-            set_controls(j, 0, 0, false, 0);
-            return true;
-          }
-          break;
-        case seg_mid:
-          if (l.has_ad() && set_staged(j, l.ad_end_w, l.has_msg() ? l.msg_begin_w : l.tail))
-            return true;
-          break;
-        case seg_msg:
-          if (l.has_msg()) {
-            const size_t at = l.msg_begin_w - l.ad_end;
-            set_direct(j, d.in + at, d.out + at, (l.msg_end_w - l.msg_begin_w) / 4);
-            set_controls(j, 0, 0, false, message_dm);
-            return true;
-          }
-          break;
-        case seg_tail:
-          if (l.has_msg() && set_staged(j, l.msg_end_w, l.tail)) return true;
-          break;
-        default:
-          return false;
-      }
-      seg_[j] = static_cast<segment>(seg_[j] + 1);
-    }
-  }
-
-  // The message bytes among lane j's staged output.
-  void copy_message(size_t j) {
-    const aead_desc& d = job_[j];
-    const layout& l = layout_[j];
-    const size_t from = stage_from_[j], to = stage_to_[j];
-    const size_t a = from > l.ad_end ? from : l.ad_end;
-    const size_t b = to < l.total ? to : l.total;
-    if (a < b) std::memcpy(d.out + (a - l.ad_end), out_stage_[j] + (a - from), b - a);
-    stage_from_[j] = stage_to_[j] = 0;
-  }
-
-  void start_lane(size_t j) {
-    if (pend_i_ == pend_n_) {
-      size_t first = 0;
-      pend_n_ = t_.claim(t_.claim_ctx, N, &first);
-      pend_i_ = 0;
-      if (pend_n_ == 0) {
-        set_direct(j, nullptr, nullptr, idle_units);
-        set_controls(j, 0, 0, false, 0);
-        seg_[j] = seg_done;
-        active_ -= busy_[j];
-        busy_[j] = false;
-        return;
-      }
-      t_.fetch(t_.ctx, first, pend_n_, pend_);
-    }
-    active_ += !busy_[j];
-    busy_[j] = true;
-    const aead_desc& d = job_[j] = pend_[pend_i_++];
+  // Section 2.2: the key in the NFSR; the nonce, 31 ones and a zero in the LFSR. The
+  // key-adding unit adds the key's second half to the LFSR and its first half to the NFSR.
+  void start_one(states& s, size_t j, const aead_desc& d) {
     layout_[j] = layout_of(d, der_length(der_[j], d.ad_len));
-    stage_from_[j] = stage_to_[j] = 0;
-    // Section 2.2: the key in the NFSR; the nonce, 31 ones and a zero in the LFSR. The
-    // key-adding unit adds the key's second half to the LFSR and its first half to the NFSR.
     u64 key_lo = 0, key_hi = 0, nonce_lo = 0;
     u32 nonce_hi = 0;
     std::memcpy(&key_lo, d.key, 8);
@@ -573,95 +370,195 @@ class engine : public lane_scheduler<engine<V, Decrypt>> {
     key_[j][0] = key_lo;
     key_[j][1] = key_hi;
     const u64 s_hi = u64{nonce_hi} | u64{0x7fffffff} << 32;
-    spill_[0][j] = nonce_lo;
-    spill_[1][j] = nonce_lo >> 32 | s_hi << 32;
-    spill_[2][j] = s_hi;
-    spill_[3][j] = key_lo;
-    spill_[4][j] = key_lo >> 32 | key_hi << 32;
-    spill_[5][j] = key_hi;
-    spill_[6][j] = 0;
-    spill_[7][j] = 0;
+    s[0][j] = nonce_lo;
+    s[1][j] = nonce_lo >> 32 | s_hi << 32;
+    s[2][j] = s_hi;
+    s[3][j] = key_lo;
+    s[4][j] = key_lo >> 32 | key_hi << 32;
+    s[5][j] = key_hi;
+    s[6][j] = 0;
+    s[7][j] = 0;
     wipe(&key_lo, sizeof key_lo);
     wipe(&key_hi, sizeof key_hi);
-    seg_[j] = seg_init1;
-    enter_segment(j);
   }
 
-  // Lane j's stream has only its last (total % 4) bytes left: run them on the lane's state
-  // (in spill_), 16 clocks each, then write or check the tag.
-  void finish_lane(size_t j) {
-    const aead_desc& d = job_[j];
-    const layout& l = layout_[j];
-    views<word> s{{spill_[0][j]}, {spill_[1][j]}, {spill_[2][j]}};
-    views<word> b{{spill_[3][j]}, {spill_[4][j]}, {spill_[5][j]}};
-    u64 acc = spill_[6][j], reg = spill_[7][j];
-    for (size_t p = l.tail; p < l.total; ++p) {
-      const bool msg = p >= l.ad_end;
-      const u8 x = p < l.der ? der_[j][p] : !msg ? d.ad[p - l.der] : d.in[p - l.ad_end];
-      word y, ls, nb;
-      taps(s, b, y, ls, nb);
-      // 16 clocks: the views move by half a word.
-      s = {{s.lo.v >> 16 | s.hi.v << 48}, {}, {s.hi.v >> 16 | (ls.v & 0xffff) << 48}};
-      s.mid.v = s.lo.v >> 32 | s.hi.v << 32;
-      b = {{b.lo.v >> 16 | b.hi.v << 48}, {}, {b.hi.v >> 16 | (nb.v & 0xffff) << 48}};
-      b.mid.v = b.lo.v >> 32 | b.hi.v << 32;
-      const u64 split = unzip(word{y.v & 0xffff}).v;
-      const u64 z = split & 0xff, next = split >> 32 & 0xff;
-      const u64 m = msg && Decrypt ? x ^ z : x;
-      word a{acc};
-      accumulate<8>(a, word{m}, word{reg}, word{next});
-      acc = a.v;
-      reg = reg >> 8 | next << 56;
-      if (msg) d.out[p - l.ad_end] = static_cast<u8>(x ^ z);
+  // Lane j's first or next non-empty segment; false once only the last partial word is left.
+  bool enter(size_t j, const aead_desc& d, cursors& c, bool first) {
+    if (first) {
+      seg_[j] = seg_init1;
+      return enter_segment(j, d, c);
     }
-    alignas(8) u8 tag[tag_bytes];
-    const u64 t = acc ^ reg;
-    for (size_t i = 0; i < tag_bytes; ++i) tag[i] = static_cast<u8>(t >> (8 * i));
-    settle_tag<Decrypt>(t_, d, tag);
-    wipe(tag, sizeof tag);
-    wipe(&s, sizeof s);
-    wipe(&b, sizeof b);
-    wipe(&acc, sizeof acc);
-    wipe(&reg, sizeof reg);
-    wipe(key_[j], sizeof key_[j]);
+    if (staged(seg_[j])) {
+      if (next_staged_run(j, c)) return true;
+      copy_message(j, d);
+    }
+    seg_[j] = static_cast<segment>(seg_[j] + 1);
+    return enter_segment(j, d, c);
   }
 
-  static constexpr u64 idle_units = u64{1} << 62;  // never reached: idle lanes outlast the rest
+  // The queued jobs' last (stream length % 4) bytes on their states, 16 clocks each, then
+  // their tags.
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
+    for (size_t i = 0; i < n; ++i) {
+      const aead_desc& d = jobs[i];
+      u8 der[max_der];
+      const layout l = layout_of(d, der_length(der, d.ad_len));
+      views<word64> s{{fin[0][i]}, {fin[1][i]}, {fin[2][i]}};
+      views<word64> b{{fin[3][i]}, {fin[4][i]}, {fin[5][i]}};
+      u64 acc = fin[6][i], reg = fin[7][i];
+      for (size_t p = l.tail; p < l.total; ++p) {
+        const bool msg = p >= l.ad_end;
+        const u8 x = p < l.der ? der[p] : !msg ? d.ad[p - l.der] : d.in[p - l.ad_end];
+        word64 y, ls, nb;
+        taps(s, b, y, ls, nb);
+        // 16 clocks: the views move by half a word.
+        s = {{s.lo.v >> 16 | s.hi.v << 48}, {}, {s.hi.v >> 16 | (ls.v & 0xffff) << 48}};
+        s.mid.v = s.lo.v >> 32 | s.hi.v << 32;
+        b = {{b.lo.v >> 16 | b.hi.v << 48}, {}, {b.hi.v >> 16 | (nb.v & 0xffff) << 48}};
+        b.mid.v = b.lo.v >> 32 | b.hi.v << 32;
+        const u64 split = unzip(word64{y.v & 0xffff}).v;
+        const u64 z = split & 0xff, next = split >> 32 & 0xff;
+        const u64 m = msg && Decrypt ? x ^ z : x;
+        word64 a{acc};
+        accumulate<8>(a, word64{m}, word64{reg}, word64{next});
+        acc = a.v;
+        reg = reg >> 8 | next << 56;
+        if (msg) d.out[p - l.ad_end] = static_cast<u8>(x ^ z);
+      }
+      const u64 t = acc ^ reg;
+      for (size_t q = 0; q < tag_bytes; ++q) tags[i][q] = static_cast<u8>(t >> (8 * q));
+      wipe(&s, sizeof s);
+      wipe(&b, sizeof b);
+      wipe(&acc, sizeof acc);
+      wipe(&reg, sizeof reg);
+    }
+  }
 
-  const aead_task& t_;
-  lanes_state<V> st_;
-  alignas(64) u64 spill_[8][N];
-  alignas(64) u64 im_[N], kfs_[N], kfb_[N], fill_[N], dm_[N];
-  const u8* src_[N];
-  u8* dst_[N];
-  size_t src_step_[N], dst_step_[N];
-  u64 left_[N];
+  void wipe_scratch() {
+    wipe(kfs_, sizeof kfs_);
+    wipe(kfb_, sizeof kfb_);
+    wipe(key_, sizeof key_);
+    wipe(in_stage_, sizeof in_stage_);
+    wipe(out_stage_, sizeof out_stage_);
+  }
+
+ private:
+  static bool staged(segment s) { return s == seg_head || s == seg_mid || s == seg_tail; }
+
+  void set_controls(size_t j, u64 im, u64 fill, bool key, u64 dm) {
+    im_[j] = im;
+    fill_[j] = fill;
+    kfs_[j] = key ? key_[j][1] : 0;
+    kfb_[j] = key ? key_[j][0] : 0;
+    dm_[j] = dm;
+  }
+
+  // Stages the stream bytes [from, to) of lane j's job; they run as runs of words with equal
+  // dm (next_staged_run). False when the stretch is empty.
+  bool set_staged(size_t j, const aead_desc& d, cursors& c, size_t from, size_t to) {
+    if (from >= to) return false;
+    const layout& l = layout_[j];
+    u8* in = in_stage_[j];
+    const auto copy = [&](size_t a, size_t b, const u8* p, size_t p_at) {
+      a = a > from ? a : from;
+      b = b < to ? b : to;
+      if (a < b) std::memcpy(in + (a - from), p + (a - p_at), b - a);
+    };
+    copy(0, l.der, der_[j], 0);
+    copy(l.der, l.ad_end, d.ad, l.der);
+    copy(l.ad_end, l.total, d.in, l.ad_end);
+    stage_from_[j] = stage_next_[j] = from;
+    stage_to_[j] = to;
+    return next_staged_run(j, c);
+  }
+
+  // The next words of lane j's staged stretch that share their dm; false when none is left.
+  bool next_staged_run(size_t j, cursors& c) {
+    const layout& l = layout_[j];
+    const size_t from = stage_next_[j];
+    if (from >= stage_to_[j]) return false;
+    const u64 dm = dm_at(l, from);
+    size_t p = from + 4;
+    while (p < stage_to_[j] && dm_at(l, p) == dm) p += 4;
+    const size_t at = from - stage_from_[j];
+    c.set(j, in_stage_[j] + at, out_stage_[j] + at, (p - from) / 4);
+    set_controls(j, 0, 0, false, dm);
+    stage_next_[j] = p;
+    return true;
+  }
+
+  // Points lane j at its next non-empty segment from seg_[j] on; false at the stream's end.
+  bool enter_segment(size_t j, const aead_desc& d, cursors& c) {
+    const layout& l = layout_[j];
+    for (;;) {
+      switch (seg_[j]) {
+        case seg_init1:
+          c.set(j, nullptr, nullptr, 5);
+          set_controls(j, ones, 0, false, 0);
+          return true;
+        case seg_init2:
+          c.set(j, nullptr, nullptr, 1);
+          set_controls(j, ones, 0, true, 0);
+          return true;
+        case seg_init3:
+          // The key is in the state now; no segment reads it again.
+          wipe(key_[j], sizeof key_[j]);
+          c.set(j, nullptr, nullptr, 2);
+          set_controls(j, 0, ones, false, 0);
+          return true;
+        case seg_head:
+          if (set_staged(j, d, c, 0,
+                         l.has_ad() ? l.ad_begin_w : l.has_msg() ? l.msg_begin_w : l.tail))
+            return true;
+          break;
+        case seg_ad:
+          if (l.has_ad()) {
+            c.set(j, d.ad + (l.ad_begin_w - l.der), nullptr, (l.ad_end_w - l.ad_begin_w) / 4);
+            set_controls(j, 0, 0, false, 0);
+            return true;
+          }
+          break;
+        case seg_mid:
+          if (l.has_ad() && set_staged(j, d, c, l.ad_end_w, l.has_msg() ? l.msg_begin_w : l.tail))
+            return true;
+          break;
+        case seg_msg:
+          if (l.has_msg()) {
+            const size_t at = l.msg_begin_w - l.ad_end;
+            c.set(j, d.in + at, d.out + at, (l.msg_end_w - l.msg_begin_w) / 4);
+            set_controls(j, 0, 0, false, message_dm);
+            return true;
+          }
+          break;
+        case seg_tail:
+          if (l.has_msg() && set_staged(j, d, c, l.msg_end_w, l.tail)) return true;
+          break;
+        default:
+          return false;
+      }
+      seg_[j] = static_cast<segment>(seg_[j] + 1);
+    }
+  }
+
+  // The message bytes among lane j's staged output.
+  void copy_message(size_t j, const aead_desc& d) {
+    const layout& l = layout_[j];
+    const size_t from = stage_from_[j], to = stage_to_[j];
+    const size_t a = from > l.ad_end ? from : l.ad_end;
+    const size_t b = to < l.total ? to : l.total;
+    if (a < b) std::memcpy(d.out + (a - l.ad_end), out_stage_[j] + (a - from), b - a);
+    stage_from_[j] = stage_next_[j] = stage_to_[j] = 0;
+  }
+
+  alignas(64) u64 im_[N] = {}, kfs_[N] = {}, kfb_[N] = {}, fill_[N] = {}, dm_[N] = {};
   segment seg_[N];
-  bool busy_[N] = {};
-  size_t active_ = 0;  // lanes with a job
-  aead_desc job_[N];
   layout layout_[N];
   u64 key_[N][2];
   u8 der_[N][max_der];
-  size_t stage_from_[N], stage_to_[N];
+  size_t stage_from_[N] = {}, stage_next_[N] = {}, stage_to_[N] = {};
   alignas(64) u8 in_stage_[N][stage_bytes];
   alignas(64) u8 out_stage_[N][stage_bytes];
-  alignas(8) u8 zero_[8] = {};
-  alignas(8) u8 sink_[8];
-  aead_desc pend_[N];
-  size_t pend_n_ = 0, pend_i_ = 0;
 };
-
-template <class V>
-void run(const aead_task& t) {
-  if (t.decrypt) {
-    engine<V, true> e(t);
-    e.run();
-  } else {
-    engine<V, false> e(t);
-    e.run();
-  }
-}
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng::grain_lanes
 
@@ -671,7 +568,9 @@ template <>
 struct lane_kernel<lwc::grain::grain128aead> {
   template <lane_vector V>
     requires grain_lanes::spreads_bits<V>
-  static void aead(const aead_task& t) { grain_lanes::run<V>(t); }
+  static void aead(const aead_task& t) {
+    run_aead_lanes<grain_lanes::family<V, false>, grain_lanes::family<V, true>>(t);
+  }
 };
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng
