@@ -5,8 +5,9 @@
 # decryptions longer than the output FIFO, the 17-byte aliasing forgery; under random stalls,
 # each followed by a good job) and, on every clock, a zero output bus while out_valid is low
 # (hw/run-tests.sh; Verilator is installed when missing).
-# About 4 minutes on two shared cores, most of it building the models. Synthesis (hw/synth.sh) is not
-# part of it. LWC_HW=0 skips it on a machine without the time (never in CI).
+# Most of its time is compiling the Verilated models (the Acorn-128 ones are the largest); Verilator's
+# runtime, the test bench and the reference side are compiled once for all of them. Synthesis
+# (hw/synth.sh) is not part of it. LWC_HW=0 skips it on a machine without the time (never in CI).
 set -euo pipefail
 if [ "${LWC_HW:-1}" = 0 ]; then
   echo "hardware stage skipped (LWC_HW=0)"
