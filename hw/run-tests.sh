@@ -135,8 +135,8 @@ for ft in "${families[@]}"; do
     compiles=("$cxx $cxxflags -I'$root/hw/tb' -I'$build/$name/obj' -DTB_TOP=V$top -DTB_FAMILY_ID=$family $(make_var OPT_FAST) -c -o '$shared/tb_$family.o' hw/tb/tb_main.cpp" "${compiles[@]}")
 done
 # The software side: lwc's header-only core, every algorithm of the registry. It is the longest
-# compile here and computes a small part of the expected outputs' time, so -O1 (a third less
-# compile time than -O2).
+# compile here, and computing the expected outputs is a small part of the simulations' time,
+# so it is built at -O1 (a third less compile time than -O2).
 if stale "$shared/reference.o" hw/tb/reference.cpp $(find include hw/tb tests/support -name '*.hpp'); then
   compiles=("g++ -std=c++20 -O1 -I include -I tests -c hw/tb/reference.cpp -o '$shared/reference.o'" "${compiles[@]}")
 fi
