@@ -508,6 +508,10 @@ def main():
     spinner, pin = None, None
     if args.busy_cpu is not None:
         cpus = sorted(os.sched_getaffinity(0) - {args.busy_cpu})
+        if args.busy_cpu not in os.sched_getaffinity(0) or not cpus:
+            print(f"matrix: --busy-cpu {args.busy_cpu} needs that CPU and another one to time on",
+                  file=sys.stderr)
+            return 2
         pin = cpus[0]
         spinner = subprocess.Popen([binary, "--spin"],
                                    preexec_fn=lambda: os.sched_setaffinity(0, {args.busy_cpu}))
