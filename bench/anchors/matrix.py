@@ -499,6 +499,11 @@ def main():
         print(f"matrix: skipped, no anchor source tree for {args.family} "
               "(docs/PERFORMANCE.md says how to get them)", file=sys.stderr)
         return 0
+    if args.busy_cpu is not None and (args.busy_cpu not in os.sched_getaffinity(0) or
+                                      not os.sched_getaffinity(0) - {args.busy_cpu}):
+        print(f"matrix: --busy-cpu {args.busy_cpu} needs that CPU and another one to time on",
+              file=sys.stderr)
+        return 2
     binary, versions = build(args, trees)
     cmd = [binary, f"--repetitions={args.repetitions}", f"--min-ms={args.min_ms}",
            f"--sizes={args.sizes or FAMILIES[args.family]['sizes']}"]
@@ -508,10 +513,6 @@ def main():
     spinner, pin = None, None
     if args.busy_cpu is not None:
         cpus = sorted(os.sched_getaffinity(0) - {args.busy_cpu})
-        if args.busy_cpu not in os.sched_getaffinity(0) or not cpus:
-            print(f"matrix: --busy-cpu {args.busy_cpu} needs that CPU and another one to time on",
-                  file=sys.stderr)
-            return 2
         pin = cpus[0]
         spinner = subprocess.Popen([binary, "--spin"],
                                    preexec_fn=lambda: os.sched_setaffinity(0, {args.busy_cpu}))
