@@ -2,7 +2,8 @@
 // TinyJAMBU-128, -192 and -256 in lanes, written once over a lane_vector32 type V and the key
 // size, and instantiated by each backend translation unit inside its own namespace
 // (LWC_SIMD_NS), through lane_kernels.hpp. V::lanes jobs are held as four lane vectors, one per
-// 32-bit word of the 128-bit NLFSR in the order of include/lwc/tinyjambu/tinyjambu.hpp, and one
+// 32-bit word of the 128-bit NLFSR (the word order of the core's 32-bit form, which CUDA device
+// code and 32-bit hosts run; 64-bit hosts run the core as two 64-bit words), and one
 // lane vector per key word: the key is an input of every step of the permutation, and each
 // lane has its own. The keyed permutation is restated here for V, and the frame constants are
 // copied; only the core's parameter struct (the long permutation's length) is used, as a
