@@ -58,18 +58,20 @@ protocol=(--protocol)
 
 # The configurations to build and run: NAME TOP FAMILY PARAMETER=VALUE RANDOM-JOBS.
 models=()
-first=1
-for r in $ascon_settings; do
-  [ ${#ascon_kats[@]} -gt 0 ] || [ $# -eq 0 ] || break
-  n=$random_other; [ "$first" = 1 ] && n=$random_default; first=0
-  models+=("ascon-r$r lwc_ascon_stream ascon ROUNDS_PER_CLOCK=$r $n")
-done
-first=1
-for w in $acorn_settings; do
-  [ ${#acorn_kats[@]} -gt 0 ] || [ $# -eq 0 ] || break
-  n=$random_other; [ "$first" = 1 ] && n=$random_default; first=0
-  models+=("acorn-w$w lwc_acorn_stream acorn BITS_PER_CLOCK=$w $n")
-done
+vectors_named=$#
+# add_models FAMILY NAME-PREFIX PARAMETER "SETTINGS" KAT-COUNT: one configuration per setting,
+# the first with the default number of random jobs; none when vectors were named and none of
+# them is this core's.
+add_models() {
+  local family=$1 prefix=$2 parameter=$3 settings=$4 kats=$5 n first=1 v
+  [ "$kats" -gt 0 ] || [ "$vectors_named" -eq 0 ] || return 0
+  for v in $settings; do
+    n=$random_other; [ "$first" = 1 ] && n=$random_default; first=0
+    models+=("$family-$prefix$v lwc_${family}_stream $family $parameter=$v $n")
+  done
+}
+add_models ascon r ROUNDS_PER_CLOCK "$ascon_settings" ${#ascon_kats[@]}
+add_models acorn w BITS_PER_CLOCK "$acorn_settings" ${#acorn_kats[@]}
 [ ${#models[@]} -gt 0 ] || { echo "no configuration to run"; exit 2; }
 
 # Building. Only the Verilated model differs between the configurations of a core: Verilator's
