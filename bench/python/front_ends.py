@@ -115,7 +115,9 @@ def main() -> None:
     results["engine"] = {}
     for _ in range(args.rounds):
         for label, folder in pkgs.items():
-            env = dict(os.environ, PYTHONPATH=str(Path(folder).resolve()))
+            # numpy's OpenBLAS starts worker threads that spin for a while after import; on a
+            # 2-CPU machine they take a CPU from the two-thread cases. Nothing here uses BLAS.
+            env = dict(os.environ, PYTHONPATH=str(Path(folder).resolve()), OPENBLAS_NUM_THREADS="1")
             child = subprocess.run([sys.executable, __file__, "--measure"], env=env, check=True,
                                    capture_output=True, text=True)
             for case, (wall, cpu) in json.loads(child.stdout).items():

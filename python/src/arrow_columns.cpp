@@ -182,6 +182,8 @@ nb::tuple arrow_aead(bool decrypt, std::size_t index, nb::handle keys_obj, nb::h
     }
     return false;
   };
+  // A result past 32-bit offsets gets 64-bit ones (pa.large_binary), whatever the input had.
+  if (total > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())) out_large = true;
   nb::object out_obj = alloc(static_cast<std::size_t>(total));
   const std::size_t out_offsets_size = checked_mul(checked_add(n, 1, "result offsets"), out_large ? 8 : 4, "result offsets");
   nb::object off_obj = alloc(out_offsets_size);
@@ -224,15 +226,36 @@ nb::tuple arrow_aead(bool decrypt, std::size_t index, nb::handle keys_obj, nb::h
   try {
     nb::gil_scoped_release unlocked;
     // The result's offsets, written in place (rows that do not run are empty).
-    std::uint64_t p = 0;
-    std::size_t next = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      set_off(i, p);
-      if (!runs(i, next)) continue;
-      const std::size_t len = in[i].size;
-      p += decrypt ? len - tag_len : len + tag_len;
+    if (all_run) {
+      // Row i starts where its input does, less the first row's start, plus or minus i tags:
+      // one typed pass.
+      lwc::jobs::columns::with_offset_type(jobs.in.offset_kind, [&](auto zero) {
+        using T = decltype(zero);
+        const auto first = static_cast<std::uint64_t>(lwc::jobs::columns::entry<T>(jobs.in.offsets, 0));
+        const auto write = [&](auto out_zero) {
+          using O = decltype(out_zero);
+          for (std::size_t i = 0; i <= n; ++i) {
+            const std::uint64_t start =
+                static_cast<std::uint64_t>(lwc::jobs::columns::entry<T>(jobs.in.offsets, i)) - first;
+            const std::uint64_t tags = static_cast<std::uint64_t>(i) * tag_len;
+            const auto v = static_cast<O>(decrypt ? start - tags : start + tags);
+            std::memcpy(off + sizeof(O) * i, &v, sizeof(O));
+          }
+        };
+        if (out_large) write(std::int64_t{});
+        else write(std::int32_t{});
+      });
+    } else {
+      std::uint64_t p = 0;
+      std::size_t next = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        set_off(i, p);
+        if (!runs(i, next)) continue;
+        const std::size_t len = in[i].size;
+        p += decrypt ? len - tag_len : len + tag_len;
+      }
+      set_off(n, p);
     }
-    set_off(n, p);
     jobs.tags = lwc::jobs::tag_place::appended;
     if (all_run && !null_ad_holds_bytes) {
       // Every row runs: the column's own buffers, and the result's offsets, as they are.

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <lwc/common/checked.hpp>
@@ -295,7 +296,51 @@ inline void packed_hash(const algorithm& a, const packed_hash_inputs& in, std::s
   expect_total(a, "output buffer", out_size, checked_mul(n, out_len, a.name));
 }
 
+// Whether every output element of two offset columns is its input element's size - shrink +
+// grow, with no input element below shrink: one pass in each column's own offset type,
+// without a branch per element. False also when either column is fixed: the caller then
+// walks the elements one by one, which also names the first job that does not fit.
+inline bool sizes_match(const column& in, const out_column& out, std::size_t n, std::size_t shrink,
+                        std::size_t grow) noexcept {
+  if (!in.has_offsets() || !out.has_offsets()) return false;
+  return columns::with_offset_type(in.offset_kind, [&](auto in_zero) {
+    return columns::with_offset_type(out.offset_kind, [&](auto out_zero) {
+      using I = decltype(in_zero);
+      using O = decltype(out_zero);
+      // Sizes as 64-bit differences (the offsets are checked to be non-decreasing): an output
+      // size o and input size i fit when o + shrink == i + grow and i >= shrink.
+      bool bad = false;
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto in_size = static_cast<std::uint64_t>(columns::entry<I>(in.offsets, i + 1)) -
+                             static_cast<std::uint64_t>(columns::entry<I>(in.offsets, i));
+        const auto out_size = static_cast<std::uint64_t>(columns::entry<O>(out.offsets, i + 1)) -
+                              static_cast<std::uint64_t>(columns::entry<O>(out.offsets, i));
+        bad |= (out_size + shrink != in_size + grow) | (in_size < shrink);
+      }
+      return !bad;
+    });
+  });
+}
+
 // ---- the packed job form (<lwc/packed_jobs.hpp>, host memory) -------------------------------
+
+// The first k in [1, entries) where entry k is below entry k - 1, or entries when there is
+// none. Blocks of entries are checked without a branch per entry (the loop vectorizes); only
+// a block that holds a decrease is walked again to find it.
+template <class T>
+std::size_t first_decrease(const void* offsets, std::size_t entries) noexcept {
+  constexpr std::size_t block = 1024;
+  for (std::size_t start = 1; start < entries; start += block) {
+    const std::size_t end = entries - start < block ? entries : start + block;
+    bool decreases = false;
+    for (std::size_t k = start; k < end; ++k)
+      decreases |= columns::entry<T>(offsets, k) < columns::entry<T>(offsets, k - 1);
+    if (decreases)
+      for (std::size_t k = start; k < end; ++k)
+        if (columns::entry<T>(offsets, k) < columns::entry<T>(offsets, k - 1)) return k;
+  }
+  return entries;
+}
 
 // One column's shape, for n jobs: a fixed column's data is exactly n * stride bytes; an offset
 // column has n + 1 entries (of either width, signed or not) that start at or above 0, never
@@ -325,21 +370,20 @@ std::size_t column_shape(const algorithm& a, const char* what, const basic_colum
       bad("offsets in device memory must be aligned to their width");
     return c.data.size();
   }
-  const bool is_signed = c.offset_kind == offset_type::i32 || c.offset_kind == offset_type::i64;
-  std::uint64_t prev = columns::offset_at(c.offsets, c.offset_kind, 0);
   // Non-decreasing from a non-negative first entry: every entry is non-negative.
-  if (is_signed && static_cast<std::int64_t>(prev) < 0) bad("offset 0 is negative");
-  const std::uint64_t first = prev;
-  for (std::size_t k = 1; k < entries; ++k) {
-    const std::uint64_t cur = columns::offset_at(c.offsets, c.offset_kind, k);
-    if (cur < prev || (is_signed && static_cast<std::int64_t>(cur) < 0))
-      bad("offsets decrease at entry " + std::to_string(k));
-    prev = cur;
-  }
-  if (prev > c.data.size())
-    bad("offsets run past the end of the data (" + std::to_string(prev) + " > " +
-        std::to_string(c.data.size()) + ")");
-  return static_cast<std::size_t>(prev - first);
+  return columns::with_offset_type(c.offset_kind, [&](auto zero) -> std::size_t {
+    using T = decltype(zero);
+    const T first = columns::entry<T>(c.offsets, 0);
+    if constexpr (std::is_signed_v<T>)
+      if (first < 0) bad("offset 0 is negative");
+    const std::size_t k = first_decrease<T>(c.offsets, entries);
+    if (k != entries) bad("offsets decrease at entry " + std::to_string(k));
+    const auto last = static_cast<std::uint64_t>(columns::entry<T>(c.offsets, entries - 1));
+    if (last > c.data.size())
+      bad("offsets run past the end of the data (" + std::to_string(last) + " > " +
+          std::to_string(c.data.size()) + ")");
+    return static_cast<std::size_t>(last - static_cast<std::uint64_t>(first));
+  });
 }
 
 // Every element of a checked column is `size` bytes: a fixed column's stride is exactly that
@@ -465,7 +509,7 @@ inline std::uint64_t aead_form(const algorithm& a, const packed_aead_jobs& f, st
     if (f.out.stride != checked_add(f.in.stride - shrink, grow, a.name))
       fail(a, "output column: stride must be " + std::to_string(f.in.stride - shrink + grow) +
                   " bytes, got " + std::to_string(f.out.stride));
-  } else if (where == memory::host) {
+  } else if (where == memory::host && !sizes_match(f.in, f.out, n, shrink, grow)) {
     const columns::reader<const std::uint8_t> in(f.in);
     const columns::reader<std::uint8_t> out(f.out);
     for (std::size_t i = 0; i < n; ++i) {

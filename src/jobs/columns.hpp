@@ -53,6 +53,29 @@ inline std::size_t offset_width(offset_type type) noexcept {
   return 0;
 }
 
+// Calls f(T{}) with T the integer type of offsets of `type` (not none), so that a pass over
+// a whole offsets array reads it with one type: such loops vectorize, a per-entry switch
+// does not.
+template <class F>
+decltype(auto) with_offset_type(offset_type type, F&& f) {
+  switch (type) {
+    case offset_type::u32: return f(std::uint32_t{});
+    case offset_type::i32: return f(std::int32_t{});
+    case offset_type::u64: return f(std::uint64_t{});
+    case offset_type::i64:
+    case offset_type::none: break;
+  }
+  return f(std::int64_t{});
+}
+
+// Entry k of an offsets array of T.
+template <class T>
+LWC_ALWAYS_INLINE T entry(const void* offsets, std::size_t k) noexcept {
+  T v;
+  std::memcpy(&v, static_cast<const unsigned char*>(offsets) + sizeof(T) * k, sizeof(T));
+  return v;
+}
+
 template <class Byte>
 struct element {
   Byte* data;

@@ -334,6 +334,44 @@ std::string form_error(jobs::packed_aead_jobs f, bool decrypt = false) {
   });
 }
 
+// The offsets check reads long columns in blocks: a decrease is found at its entry wherever
+// it falls (the first entry, a block's first or last entry, the middle, the last entry), in
+// the input or the output column.
+TEST(PackedForm, FindsADecreaseAnywhereInALongColumn) {
+  constexpr std::size_t n = 3000;
+  bytes keys(16 * n, 1), nonces(16 * n, 2), msgs(n, 3), out(n), tags(16 * n);
+  std::vector<std::uint64_t> rising(n + 1);
+  for (std::size_t k = 0; k <= n; ++k) rising[k] = k;
+  jobs::packed_aead_jobs f;
+  f.count = n;
+  f.keys = jobs::column::fixed(keys, 16);
+  f.nonces = jobs::column::fixed(nonces, 16);
+  f.in = jobs::column::with_offsets<std::uint64_t>(msgs, rising);
+  f.out = jobs::out_column::with_offsets<std::uint64_t>(out, rising);
+  f.tags_out = jobs::out_column::fixed(tags, 16);
+  EXPECT_EQ(form_error(f), "(no error)");
+  for (const std::size_t at : {std::size_t{1}, std::size_t{1024}, std::size_t{1025},
+                               std::size_t{2500}, n}) {
+    SCOPED_TRACE(at);
+    std::vector<std::int32_t> dip(n + 1);
+    for (std::size_t k = 0; k <= n; ++k) dip[k] = static_cast<std::int32_t>(k);
+    dip[at] = static_cast<std::int32_t>(at) - 2;  // below entry at - 1 (negative at 1)
+    auto g = f;
+    g.in = jobs::column::with_offsets<std::int32_t>(msgs, dip);
+    EXPECT_NE(form_error(g).find("input column: offsets decrease at entry " + std::to_string(at)),
+              std::string::npos)
+        << form_error(g);
+    if (at < 2) continue;  // unsigned offsets from 0 cannot dip at entry 1
+    std::vector<std::uint64_t> out_dip(rising);
+    out_dip[at] = at - 2;
+    g = f;
+    g.out = jobs::out_column::with_offsets<std::uint64_t>(out, out_dip);
+    EXPECT_NE(form_error(g).find("output column: offsets decrease at entry " + std::to_string(at)),
+              std::string::npos)
+        << form_error(g);
+  }
+}
+
 TEST(PackedForm, RefusesWhatItCannotRunSafely) {
   two_jobs t;
   EXPECT_EQ(form_error(t.form()), "(no error)");
@@ -400,6 +438,26 @@ TEST(PackedForm, RefusesWhatItCannotRunSafely) {
   f = t.form();
   f.out = jobs::out_column::fixed({t.out.data(), 40}, 20);
   EXPECT_NE(form_error(f).find("job 0: output must be 10 bytes, got 20"), std::string::npos);
+  std::int64_t short_out[3] = {0, 10, 39};  // offsets on both sides, of different types
+  f = t.form();
+  f.out = jobs::out_column::with_offsets<std::int64_t>({t.out.data(), 40}, short_out);
+  EXPECT_NE(form_error(f).find("job 1: output must be 30 bytes, got 29"), std::string::npos)
+      << form_error(f);
+  std::uint32_t tagged_out[3] = {0, 26, 72};
+  bytes tagged(72);
+  f = t.form();
+  f.tags = jobs::tag_place::appended;
+  f.tags_out = {};
+  f.out = jobs::out_column::with_offsets<std::uint32_t>(tagged, tagged_out);
+  EXPECT_EQ(form_error(f), "(no error)");
+  f.in = jobs::column::with_offsets<std::uint32_t>(tagged, tagged_out);
+  f.out = jobs::out_column::with_offsets<std::uint32_t>(t.msgs, t.off);
+  EXPECT_EQ(form_error(f, true), "(no error)");  // runs (and fails to verify)
+  std::uint32_t short_ct[3] = {0, 26, 41};  // job 1: 15 bytes, no room for the tag
+  f.in = jobs::column::with_offsets<std::uint32_t>(tagged, short_ct);
+  EXPECT_NE(form_error(f, true).find("job 1: ciphertext of 15 bytes cannot hold a 16-byte tag"),
+            std::string::npos)
+      << form_error(f, true);
   f = t.form();
   f.tags = jobs::tag_place::appended;
   EXPECT_NE(form_error(f).find("tag columns given with tags appended"), std::string::npos);
