@@ -6,22 +6,30 @@
 // time (a few thousand jobs): a chunk of small messages, its descriptors and its results are
 // still in the caches when the engine reads them and when their references are dropped, and
 // the descriptors take one small reused buffer instead of one per job of the whole batch.
+// With more than one thread the chunks are pipelined: while the engine runs chunk k on the
+// library's pool (without the GIL), this thread converts chunk k + 1 (with it), so the one core
+// that reads the Python objects is no longer the one the engine waits for.
 // lwc/batch.py checks the algorithm, tag length and array shapes; the per-item checks are here.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <lwc/batch.hpp>
 #include <lwc/registry.hpp>
 
+#include "../../src/threads/pool.hpp"
 #include "columns.hpp"
 #include "common.hpp"
 
@@ -36,6 +44,10 @@ using namespace nb::literals;
 // Jobs per chunk: for small messages few enough for the caches, and enough for the lanes and
 // the engine's threads to share (larger messages are more than enough work on their own).
 constexpr std::size_t chunk_jobs = 4096;
+// Input bytes after which a chunk ends early when the chunks are pipelined: large messages then
+// make several chunks too, so that reading the Python objects overlaps the engine for them as
+// well, and the first chunk, which nothing overlaps, stays short.
+constexpr std::size_t pipelined_chunk_bytes = std::size_t{1} << 20;
 
 constexpr std::size_t prefetch_ahead = 8;
 
@@ -54,8 +66,11 @@ std::string item_name(const char* what, std::size_t i) {
 // The items of a list or tuple (lwc/batch.py turns other iterables into lists), held while the
 // engine reads them without the GIL, when another thread could remove an item from a list (and
 // free it). A tuple keeps its items alive; a list's items are taken one reference each as they
-// are read (one pass over them, not a copy of the list first), until release_read(). Bytes are
-// read in place; other buffers are exported (a bytearray then cannot be resized) until then.
+// are read (one pass over them, not a copy of the list first). Bytes are read in place; other
+// buffers are exported (a bytearray then cannot be resized). What a chunk read is held until
+// its engine run is over: release_read() lets go of everything read so far; when the chunks are
+// pipelined, next_chunk() starts the next chunk's holdings and release_previous_chunk() lets go
+// of the chunk before the current one only (two at most are held, the running and the read).
 class sequence_items {
  public:
   sequence_items(nb::handle seq, const char* what)
@@ -63,19 +78,24 @@ class sequence_items {
     if (!is_list_ && !PyTuple_Check(seq.ptr()))
       type_error(std::string(what) + " must be a list or tuple, not '" + cpy::type_name(seq.ptr()) + "'");
     size_ = is_list_ ? cpy::list_size(seq.ptr()) : cpy::tuple_size(seq.ptr());
-    if (is_list_) held_.reserve(std::min(size_, chunk_jobs));
+    if (is_list_) held_[0].reserve(std::min(size_, chunk_jobs));
   }
   sequence_items(const sequence_items&) = delete;
   sequence_items& operator=(const sequence_items&) = delete;
   ~sequence_items() { release_read(); }
 
-  // Lets go of the items read so far (their chunk has run).
   void release_read() {
-    exports_.clear();  // before the items they were exported from
-    for (PyObject* o : held_) Py_DECREF(o);
-    held_.clear();
-    recheck_size_ = true;
+    release(current_ ^ 1);
+    release(current_);
   }
+
+  // The items read from now on belong to the next chunk; the previous one must be released.
+  void next_chunk() {
+    current_ ^= 1;
+    if (is_list_) held_[current_].reserve(std::min(size_, chunk_jobs));
+  }
+
+  void release_previous_chunk() { release(current_ ^ 1); }
 
   std::size_t size() const { return size_; }
 
@@ -98,7 +118,7 @@ class sequence_items {
       }
       o = cpy::list_item(seq_.ptr(), i);
       Py_INCREF(o);
-      held_.push_back(o);
+      held_[current_].push_back(o);
       if (i + prefetch_ahead < size_) ahead = cpy::list_item(seq_.ptr(), i + prefetch_ahead);
     } else {
       o = cpy::tuple_item(seq_.ptr(), i);
@@ -113,20 +133,31 @@ class sequence_items {
       return {data, n};
     }
     recheck_size_ = true;  // an export can run Python code, which can change the list
-    return exports_.emplace_back(o, item_name(what_, i).c_str()).view();
+    return exports_[current_].emplace_back(o, item_name(what_, i).c_str()).view();
   }
 
  private:
+  void release(unsigned slot) {
+    exports_[slot].clear();  // before the items they were exported from
+    for (PyObject* o : held_[slot]) Py_DECREF(o);
+    held_[slot].clear();
+    recheck_size_ = true;
+  }
+
   const char* what_;
   nb::object seq_;
   bool is_list_;
   std::size_t size_ = 0;
-  std::vector<PyObject*> held_;    // the list items read since release_read(), one reference each
-  // Python code runs only in a buffer export and in the destructors release_read() can call
-  // (no other thread runs while the items are read, under the GIL): the list's size is checked
-  // again after those, not before every item.
+  // Per chunk (current_ is the one being read): the list items read, one reference each, and
+  // the buffers exported, with stable addresses (a buffer is released where it was filled).
+  unsigned current_ = 0;
+  std::vector<PyObject*> held_[2];
+  std::deque<held_buffer> exports_[2];
+  // Python code runs only in a buffer export and in the destructors release() can call (no
+  // other thread runs while the items are read, under the GIL; the GIL is given up only between
+  // chunks, and a chunk's first read follows a release): the list's size is checked again
+  // after those, not before every item.
   bool recheck_size_ = true;
-  std::deque<held_buffer> exports_;  // stable addresses: a buffer is released where it was filled
 };
 
 // n entries of `size` bytes each (keys, nonces, tags): a list or tuple of bytes-like objects,
@@ -154,6 +185,12 @@ class fixed_items {
 
   void release_read() {
     if (items_) items_->release_read();
+  }
+  void next_chunk() {
+    if (items_) items_->next_chunk();
+  }
+  void release_previous_chunk() {
+    if (items_) items_->release_previous_chunk();
   }
 
   lwc::bytes_view operator[](std::size_t i) {
@@ -198,6 +235,79 @@ class result_list {
   nb::object list_;
 };
 
+// Runs the engine on one chunk after another. With one thread each chunk runs on this thread
+// once it is read. With more, the pool is offered chunk k while this thread reads chunk k + 1
+// (holding the GIL); finish_running() then joins chunk k without the GIL. Help is optional in
+// the pool: when no worker took the chunk by then, the joining thread runs it itself, and a
+// flag makes sure it runs once. The last chunk has nothing to overlap and runs here.
+class chunk_pipeline {
+ public:
+  explicit chunk_pipeline(const lwc::batch::options& opt) {
+    const unsigned threads = opt.threads != 0 ? opt.threads : std::thread::hardware_concurrency();
+    pipelined_ = threads > 1;
+  }
+  chunk_pipeline(const chunk_pipeline&) = delete;
+  chunk_pipeline& operator=(const chunk_pipeline&) = delete;
+  // When an error leaves a chunk started: waits for it if a worker is running it, so that
+  // nothing reads the caller's objects once the call is over, and otherwise drops it.
+  ~chunk_pipeline() {
+    if (running_) {
+      nb::gil_scoped_release unlocked;
+      running_.reset();
+    }
+  }
+
+  bool pipelined() const { return pipelined_; }
+  // How many input bytes make a chunk long enough.
+  std::size_t chunk_bytes() const { return pipelined_ ? pipelined_chunk_bytes : SIZE_MAX; }
+
+  // Waits for the chunk started before, if any (true: its items may be released now). An
+  // engine error (std::invalid_argument) becomes ValueError, as for a chunk run here.
+  bool finish_running() {
+    if (!running_) return false;
+    try {
+      nb::gil_scoped_release unlocked;
+      running_->group.join();
+    } catch (const std::invalid_argument& e) {
+      running_.reset();
+      value_error(e.what());
+    }
+    running_.reset();
+    return true;
+  }
+
+  // Runs `engine` on a chunk: started on the pool when pipelined and more chunks follow (the
+  // caller then reads the next one and calls finish_running()), else here without the GIL.
+  template <class Engine>
+  void run(Engine engine, bool last) {
+    if (pipelined_ && !last) {
+      running_.emplace(std::move(engine));
+      running_->group.offer(1);
+      return;
+    }
+    try {
+      nb::gil_scoped_release unlocked;
+      engine();
+    } catch (const std::invalid_argument& e) {
+      value_error(e.what());
+    }
+  }
+
+ private:
+  struct running_chunk {
+    explicit running_chunk(std::function<void()> engine)
+        : engine(std::move(engine)), group([this] {
+            if (!taken.exchange(true, std::memory_order_acq_rel)) this->engine();
+          }) {}
+    std::function<void()> engine;
+    std::atomic<bool> taken{false};
+    lwc::threads::task_group group;  // last: destroyed (waited for) first
+  };
+
+  bool pipelined_ = false;
+  std::optional<running_chunk> running_;
+};
+
 // Encrypt: a list of ciphertext || tag, or with `detached` a tuple (ciphertexts, tags).
 // Decrypt: (plaintexts, ok): a plaintext is None where its tag did not verify; its bytes
 // object, zeroed by the engine, is released before the call returns. `tags` (decrypt only):
@@ -230,14 +340,26 @@ nb::object batch_aead_lists(bool decrypt, std::size_t index, nb::handle keys_obj
   std::string backend_name;
   const lwc::batch::options opt = engine_options(threads, backend, backend_name);
   std::vector<std::uint8_t> ok(decrypt ? n : 0);
-  std::vector<lwc::batch::aead_job> jobs;
-  jobs.reserve(std::min(n, chunk_jobs));
-  for (std::size_t first = 0; first < n;) {
+  const auto each_column = [&](auto&& f) {
+    f(data);
+    f(keys);
+    f(nonces);
+    if (ad) f(*ad);
+    if (second) f(*second);
+    if (tags) f(*tags);
+  };
+  std::vector<lwc::batch::aead_job> job_buffers[2];  // the chunk running and the chunk read
+  chunk_pipeline pipeline(opt);  // after everything its chunks use: destroyed first
+  for (std::size_t first = 0, chunk = 0; first < n; ++chunk) {
+    std::vector<lwc::batch::aead_job>& jobs = job_buffers[chunk % 2];
     jobs.clear();
+    jobs.reserve(std::min(n - first, chunk_jobs));
     const std::size_t end = std::min(n, first + chunk_jobs);
-    for (std::size_t i = first; i < end; ++i) {
+    std::size_t chunk_bytes = 0;
+    for (std::size_t i = first; i < end && chunk_bytes < pipeline.chunk_bytes(); ++i) {
       lwc::batch::aead_job& j = jobs.emplace_back();
       const lwc::bytes_view in = data[i];
+      chunk_bytes = checked_add(chunk_bytes, in.size(), "chunk");
       j.key = keys[i];
       j.nonce = nonces[i];
       if (ad) j.ad = (*ad)[i];
@@ -266,21 +388,19 @@ nb::object batch_aead_lists(bool decrypt, std::size_t index, nb::handle keys_obj
         j.out = out.add(i, len);
       }
     }
-    try {
-      nb::gil_scoped_release unlocked;
+    if (pipeline.finish_running()) each_column([](auto& c) { c.release_previous_chunk(); });
+    const bool last = first + jobs.size() == n;
+    const std::span<const lwc::batch::aead_job> chunk_jobs_view(jobs);
+    const std::span<std::uint8_t> chunk_ok =
+        decrypt ? std::span(ok).subspan(first, jobs.size()) : std::span<std::uint8_t>();
+    pipeline.run([&a, &opt, chunk_jobs_view, chunk_ok, tag_len, decrypt] {
       if (decrypt)
-        (void)lwc::batch::decrypt(a, jobs, std::span(ok).subspan(first, jobs.size()), tag_len, opt);
+        (void)lwc::batch::decrypt(a, chunk_jobs_view, chunk_ok, tag_len, opt);
       else
-        lwc::batch::encrypt(a, jobs, tag_len, opt);
-    } catch (const std::invalid_argument& e) {
-      value_error(e.what());
-    }
-    data.release_read();
-    keys.release_read();
-    nonces.release_read();
-    if (ad) ad->release_read();
-    if (second) second->release_read();
-    if (tags) tags->release_read();
+        lwc::batch::encrypt(a, chunk_jobs_view, tag_len, opt);
+    }, last);
+    if (pipeline.pipelined() && !last) each_column([](auto& c) { c.next_chunk(); });
+    else each_column([](auto& c) { c.release_read(); });
     first += jobs.size();
   }
   if (!decrypt) {
@@ -319,27 +439,33 @@ nb::object batch_hash_lists(std::size_t index, nb::handle data_obj, std::size_t 
   result_list out(n);
   std::string backend_name;
   const lwc::batch::options opt = engine_options(threads, backend, backend_name);
-  std::vector<lwc::batch::hash_job> jobs;
-  jobs.reserve(std::min(n, chunk_jobs));
-  for (std::size_t first = 0; first < n;) {
+  const auto each_column = [&](auto&& f) {
+    f(data);
+    if (keys) f(*keys);
+    if (custom) f(*custom);
+  };
+  std::vector<lwc::batch::hash_job> job_buffers[2];  // the chunk running and the chunk read
+  chunk_pipeline pipeline(opt);  // after everything its chunks use: destroyed first
+  for (std::size_t first = 0, chunk = 0; first < n; ++chunk) {
+    std::vector<lwc::batch::hash_job>& jobs = job_buffers[chunk % 2];
     jobs.clear();
+    jobs.reserve(std::min(n - first, chunk_jobs));
     const std::size_t end = std::min(n, first + chunk_jobs);
-    for (std::size_t i = first; i < end; ++i) {
+    std::size_t chunk_bytes = 0;
+    for (std::size_t i = first; i < end && chunk_bytes < pipeline.chunk_bytes(); ++i) {
       lwc::batch::hash_job& j = jobs.emplace_back();
       j.in = data[i];
+      chunk_bytes = checked_add(chunk_bytes, j.in.size(), "chunk");
       if (keys) j.key = (*keys)[i];
       if (custom) j.customization = (*custom)[i];
       j.out = out.add(i, out_len);
     }
-    try {
-      nb::gil_scoped_release unlocked;
-      lwc::batch::hash(a, jobs, opt);
-    } catch (const std::invalid_argument& e) {
-      value_error(e.what());
-    }
-    data.release_read();
-    if (keys) keys->release_read();
-    if (custom) custom->release_read();
+    if (pipeline.finish_running()) each_column([](auto& c) { c.release_previous_chunk(); });
+    const bool last = first + jobs.size() == n;
+    const std::span<const lwc::batch::hash_job> chunk_jobs_view(jobs);
+    pipeline.run([&a, &opt, chunk_jobs_view] { lwc::batch::hash(a, chunk_jobs_view, opt); }, last);
+    if (pipeline.pipelined() && !last) each_column([](auto& c) { c.next_chunk(); });
+    else each_column([](auto& c) { c.release_read(); });
     first += jobs.size();
   }
   return out.take();
