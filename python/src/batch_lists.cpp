@@ -46,8 +46,13 @@ using namespace nb::literals;
 constexpr std::size_t chunk_jobs = 4096;
 // Input bytes after which a chunk ends early when the chunks are pipelined: large messages then
 // make several chunks too, so that reading the Python objects overlaps the engine for them as
-// well, and the first chunk, which nothing overlaps, stays short.
-constexpr std::size_t pipelined_chunk_bytes = std::size_t{1} << 20;
+// well, and the first chunk, which nothing overlaps, stays short. Large enough that waking the
+// pool's workers once per chunk stays small next to the chunk's work.
+constexpr std::size_t pipelined_chunk_bytes = std::size_t{4} << 20;
+// Reading a list item and making its result costs about as much as encrypting 100-200 bytes:
+// below this many input bytes per job a chunk is less work for the engine than reading the next
+// one is for this thread, so the engine leaves that thread's core to it.
+constexpr std::size_t small_job_bytes = 512;
 
 constexpr std::size_t prefetch_ahead = 8;
 
@@ -243,8 +248,7 @@ class result_list {
 class chunk_pipeline {
  public:
   explicit chunk_pipeline(const lwc::batch::options& opt) {
-    const unsigned threads = opt.threads != 0 ? opt.threads : std::thread::hardware_concurrency();
-    pipelined_ = threads > 1;
+    threads_ = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
   }
   chunk_pipeline(const chunk_pipeline&) = delete;
   chunk_pipeline& operator=(const chunk_pipeline&) = delete;
@@ -257,14 +261,15 @@ class chunk_pipeline {
     }
   }
 
-  bool pipelined() const { return pipelined_; }
+  bool pipelined() const { return threads_ > 1; }
   // How many input bytes make a chunk long enough.
-  std::size_t chunk_bytes() const { return pipelined_ ? pipelined_chunk_bytes : SIZE_MAX; }
+  std::size_t chunk_bytes() const { return pipelined() ? pipelined_chunk_bytes : SIZE_MAX; }
 
   // Waits for the chunk started before, if any (true: its items may be released now). An
   // engine error (std::invalid_argument) becomes ValueError, as for a chunk run here.
   bool finish_running() {
     if (!running_) return false;
+    running_->joining.store(true, std::memory_order_release);
     try {
       nb::gil_scoped_release unlocked;
       running_->group.join();
@@ -276,18 +281,20 @@ class chunk_pipeline {
     return true;
   }
 
-  // Runs `engine` on a chunk: started on the pool when pipelined and more chunks follow (the
-  // caller then reads the next one and calls finish_running()), else here without the GIL.
+  // Runs engine(threads) on a chunk of `jobs` jobs and `bytes` input bytes: started on the
+  // pool when pipelined and more chunks follow (the caller then reads the next one and calls
+  // finish_running()), else here without the GIL.
   template <class Engine>
-  void run(Engine engine, bool last) {
-    if (pipelined_ && !last) {
-      running_.emplace(std::move(engine));
+  void run(Engine engine, std::size_t jobs, std::size_t bytes, bool last) {
+    if (pipelined() && !last) {
+      const bool small = bytes / std::max<std::size_t>(jobs, 1) < small_job_bytes;
+      running_.emplace(std::move(engine), small ? threads_ - 1 : threads_, threads_);
       running_->group.offer(1);
       return;
     }
     try {
       nb::gil_scoped_release unlocked;
-      engine();
+      engine(threads_);
     } catch (const std::invalid_argument& e) {
       value_error(e.what());
     }
@@ -295,16 +302,23 @@ class chunk_pipeline {
 
  private:
   struct running_chunk {
-    explicit running_chunk(std::function<void()> engine)
-        : engine(std::move(engine)), group([this] {
-            if (!taken.exchange(true, std::memory_order_acq_rel)) this->engine();
+    running_chunk(std::function<void(unsigned)> engine, unsigned while_reading, unsigned all)
+        : engine(std::move(engine)), threads_while_reading(while_reading), threads_all(all),
+          group([this] {
+            // A worker that starts while this thread still reads leaves it its core (for a
+            // chunk of small messages); once it joins, or when it runs the chunk itself, the
+            // chunk has every thread.
+            if (taken.exchange(true, std::memory_order_acq_rel)) return;
+            this->engine(joining.load(std::memory_order_acquire) ? threads_all
+                                                                 : threads_while_reading);
           }) {}
-    std::function<void()> engine;
-    std::atomic<bool> taken{false};
+    std::function<void(unsigned)> engine;
+    unsigned threads_while_reading, threads_all;
+    std::atomic<bool> taken{false}, joining{false};
     lwc::threads::task_group group;  // last: destroyed (waited for) first
   };
 
-  bool pipelined_ = false;
+  unsigned threads_ = 1;
   std::optional<running_chunk> running_;
 };
 
@@ -351,7 +365,7 @@ nb::object batch_aead_lists(bool decrypt, std::size_t index, nb::handle keys_obj
   std::vector<lwc::batch::aead_job> job_buffers[2];  // the chunk running and the chunk read
   chunk_pipeline pipeline(opt);  // after everything its chunks use: destroyed first
   for (std::size_t first = 0, chunk = 0; first < n; ++chunk) {
-    std::vector<lwc::batch::aead_job>& jobs = job_buffers[chunk % 2];
+    std::vector<lwc::batch::aead_job>& jobs = job_buffers[pipeline.pipelined() ? chunk % 2 : 0];
     jobs.clear();
     jobs.reserve(std::min(n - first, chunk_jobs));
     const std::size_t end = std::min(n, first + chunk_jobs);
@@ -393,12 +407,14 @@ nb::object batch_aead_lists(bool decrypt, std::size_t index, nb::handle keys_obj
     const std::span<const lwc::batch::aead_job> chunk_jobs_view(jobs);
     const std::span<std::uint8_t> chunk_ok =
         decrypt ? std::span(ok).subspan(first, jobs.size()) : std::span<std::uint8_t>();
-    pipeline.run([&a, &opt, chunk_jobs_view, chunk_ok, tag_len, decrypt] {
+    pipeline.run([&a, &opt, chunk_jobs_view, chunk_ok, tag_len, decrypt](unsigned threads) {
+      lwc::batch::options chunk_opt = opt;
+      chunk_opt.threads = threads;
       if (decrypt)
-        (void)lwc::batch::decrypt(a, chunk_jobs_view, chunk_ok, tag_len, opt);
+        (void)lwc::batch::decrypt(a, chunk_jobs_view, chunk_ok, tag_len, chunk_opt);
       else
-        lwc::batch::encrypt(a, chunk_jobs_view, tag_len, opt);
-    }, last);
+        lwc::batch::encrypt(a, chunk_jobs_view, tag_len, chunk_opt);
+    }, jobs.size(), chunk_bytes, last);
     if (pipeline.pipelined() && !last) each_column([](auto& c) { c.next_chunk(); });
     else each_column([](auto& c) { c.release_read(); });
     first += jobs.size();
@@ -447,7 +463,7 @@ nb::object batch_hash_lists(std::size_t index, nb::handle data_obj, std::size_t 
   std::vector<lwc::batch::hash_job> job_buffers[2];  // the chunk running and the chunk read
   chunk_pipeline pipeline(opt);  // after everything its chunks use: destroyed first
   for (std::size_t first = 0, chunk = 0; first < n; ++chunk) {
-    std::vector<lwc::batch::hash_job>& jobs = job_buffers[chunk % 2];
+    std::vector<lwc::batch::hash_job>& jobs = job_buffers[pipeline.pipelined() ? chunk % 2 : 0];
     jobs.clear();
     jobs.reserve(std::min(n - first, chunk_jobs));
     const std::size_t end = std::min(n, first + chunk_jobs);
@@ -463,7 +479,11 @@ nb::object batch_hash_lists(std::size_t index, nb::handle data_obj, std::size_t 
     if (pipeline.finish_running()) each_column([](auto& c) { c.release_previous_chunk(); });
     const bool last = first + jobs.size() == n;
     const std::span<const lwc::batch::hash_job> chunk_jobs_view(jobs);
-    pipeline.run([&a, &opt, chunk_jobs_view] { lwc::batch::hash(a, chunk_jobs_view, opt); }, last);
+    pipeline.run([&a, &opt, chunk_jobs_view](unsigned threads) {
+      lwc::batch::options chunk_opt = opt;
+      chunk_opt.threads = threads;
+      lwc::batch::hash(a, chunk_jobs_view, chunk_opt);
+    }, jobs.size(), chunk_bytes, last);
     if (pipeline.pipelined() && !last) each_column([](auto& c) { c.next_chunk(); });
     else each_column([](auto& c) { c.release_read(); });
     first += jobs.size();
