@@ -86,9 +86,69 @@ LWC_SIMD_INLINE void isap_rekey(V (&x)[5], V y0, V y1) {
   permute<KeyRounds>(x);
 }
 
+// A group's start and its tags do not depend on the direction: kept out of line in a base of both
+// families, IsapRk and the permutations around it are compiled once per backend, not twice.
+template <class V, class Mode>
+struct isap_a_ends {
+  static constexpr size_t N = V::lanes;
+  static constexpr size_t tag_bytes = 16;
+  static constexpr size_t mac = 0, stream = 5, stream_next = 10;
+  using states = u64[15][N];
+
+  // The group's two states at once: the MAC sponge after its first permutation, and the
+  // keystream state (K_E*, the nonce) after the permutation that precedes its first block.
+  LWC_SIMD_NOINLINE void start(states& pool, const aead_desc* jobs, size_t m) {
+    for (size_t i = 0; i < N; ++i) {
+      const bool job = i < m;
+      words_[0][i] = job ? load_word<true>(jobs[i].key) : 0;
+      words_[1][i] = job ? load_word<true>(jobs[i].key + 8) : 0;
+      words_[2][i] = job ? load_word<true>(jobs[i].nonce) : 0;
+      words_[3][i] = job ? load_word<true>(jobs[i].nonce + 8) : 0;
+    }
+    const V n0 = V::load(words_[2]), n1 = V::load(words_[3]), zero = V::set1(0);
+    V mc[5] = {n0, n1, V::set1(Mode::iv(Mode::id_a)), zero, zero};
+    permute<Mode::hash_rounds>(mc);
+    for (size_t w = 0; w < 5; ++w) mc[w].store(pool[mac + w]);
+    V s[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(Mode::iv(Mode::id_ke)), zero, zero};
+    isap_rekey<Mode::bit_rounds, Mode::key_rounds>(s, n0, n1);
+    s[3] = n0;
+    s[4] = n1;
+    permute<Mode::stream_rounds>(s);
+    for (size_t w = 0; w < 5; ++w) s[w].store(pool[stream_next + w]);
+  }
+
+  // The queued MAC states to their tags: the permutation that ends the padded ciphertext,
+  // K_A* from the key and y, its first 16 bytes in place of the state's, a last permutation.
+  LWC_SIMD_NOINLINE void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
+    for (size_t i = 0; i < N; ++i) {
+      const bool job = i < n;
+      words_[0][i] = job ? load_word<true>(jobs[i].key) : 0;
+      words_[1][i] = job ? load_word<true>(jobs[i].key + 8) : 0;
+    }
+    V m[5];
+    for (size_t w = 0; w < 5; ++w) m[w] = V::load(fin[mac + w]);
+    permute<Mode::hash_rounds>(m);
+    const V zero = V::set1(0);
+    V k[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(Mode::iv(Mode::id_ka)), zero, zero};
+    isap_rekey<Mode::bit_rounds, Mode::key_rounds>(k, m[0], m[1]);
+    m[0] = k[0];
+    m[1] = k[1];
+    permute<Mode::hash_rounds>(m);
+    m[0].store(words_[0]);
+    m[1].store(words_[1]);
+    for (size_t i = 0; i < n; ++i) {
+      store_word<true>(tags[i], words_[0][i]);
+      store_word<true>(tags[i] + 8, words_[1][i]);
+    }
+  }
+
+  alignas(64) u64 words_[4][N];  // keys and nonces, or tags, of a group of jobs
+};
+
 // The family's part of the lane engine (engine.hpp).
 template <class V, class Mode, bool Decrypt>  // Mode: the core's lwc::isap::detail::mode
-struct isap_a_family {
+struct isap_a_family : isap_a_ends<V, Mode> {
+  using isap_a_ends<V, Mode>::words_;
   using vector = V;
   using word = u64;
   using task = aead_task;
@@ -203,28 +263,6 @@ struct isap_a_family {
   }
   void idle(size_t j) { in_message_[j] = 0; }
 
-  // The group's two states at once: the MAC sponge after its first permutation, and the
-  // keystream state (K_E*, the nonce) after the permutation that precedes its first block.
-  void start(states& pool, const aead_desc* jobs, size_t m) {
-    for (size_t i = 0; i < N; ++i) {
-      const bool job = i < m;
-      words_[0][i] = job ? load_word<true>(jobs[i].key) : 0;
-      words_[1][i] = job ? load_word<true>(jobs[i].key + 8) : 0;
-      words_[2][i] = job ? load_word<true>(jobs[i].nonce) : 0;
-      words_[3][i] = job ? load_word<true>(jobs[i].nonce + 8) : 0;
-    }
-    const V n0 = V::load(words_[2]), n1 = V::load(words_[3]), zero = V::set1(0);
-    V mc[5] = {n0, n1, V::set1(Mode::iv(Mode::id_a)), zero, zero};
-    permute<Mode::hash_rounds>(mc);
-    for (size_t w = 0; w < 5; ++w) mc[w].store(pool[mac + w]);
-    V s[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(Mode::iv(Mode::id_ke)), zero, zero};
-    isap_rekey<Mode::bit_rounds, Mode::key_rounds>(s, n0, n1);
-    s[3] = n0;
-    s[4] = n1;
-    permute<Mode::stream_rounds>(s);
-    for (size_t w = 0; w < 5; ++w) s[w].store(pool[stream_next + w]);
-  }
-
   // A queued job has only its last 0..7 message bytes left (for a message shorter than a
   // block, the keystream state still waits in its stream_next rows): those bytes through the
   // keystream and into the MAC with the padding.
@@ -249,31 +287,6 @@ struct isap_a_family {
     fin[mac][q] ^= ct ^ pad_bit<true>(r);
   }
 
-  // The queued MAC states to their tags: the permutation that ends the padded ciphertext,
-  // K_A* from the key and y, its first 16 bytes in place of the state's, a last permutation.
-  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
-    for (size_t i = 0; i < N; ++i) {
-      const bool job = i < n;
-      words_[0][i] = job ? load_word<true>(jobs[i].key) : 0;
-      words_[1][i] = job ? load_word<true>(jobs[i].key + 8) : 0;
-    }
-    V m[5];
-    for (size_t w = 0; w < 5; ++w) m[w] = V::load(fin[mac + w]);
-    permute<Mode::hash_rounds>(m);
-    const V zero = V::set1(0);
-    V k[5] = {V::load(words_[0]), V::load(words_[1]), V::set1(Mode::iv(Mode::id_ka)), zero, zero};
-    isap_rekey<Mode::bit_rounds, Mode::key_rounds>(k, m[0], m[1]);
-    m[0] = k[0];
-    m[1] = k[1];
-    permute<Mode::hash_rounds>(m);
-    m[0].store(words_[0]);
-    m[1].store(words_[1]);
-    for (size_t i = 0; i < n; ++i) {
-      store_word<true>(tags[i], words_[0][i]);
-      store_word<true>(tags[i] + 8, words_[1][i]);
-    }
-  }
-
   void wipe_scratch() {
     wipe(words_, sizeof words_);
     wipe(stage_, sizeof stage_);
@@ -284,7 +297,6 @@ struct isap_a_family {
   bool any_entering_ = false;
   segment seg_[N];
   alignas(64) u8 stage_[N][stage_bytes];
-  alignas(64) u64 words_[4][N];  // keys and nonces, or tags, of a group of jobs
 };
 
 template <class Mode>
