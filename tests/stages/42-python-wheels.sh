@@ -8,10 +8,10 @@
 # (cp312-abi3, pyproject.toml's wheel.py-api), built once with 3.12 and tested on each of them.
 # `auditwheel show` prints each wheel's platform standing when auditwheel is installable.
 #
-# LWC_PY_MATRIX=full tests every supported version; the default tests the oldest, the stable-ABI
-# wheel on 3.12 and on the newest (stage 40 covers the default python3). LWC_PY_VERSIONS="3.10
-# 3.12" names them instead. Interpreters are found under pyenv's versions folder or as pythonX.Y
-# on PATH.
+# Every supported version is tested (pyproject.toml's requires-python and classifiers name the
+# same ones: test_packaging.py checks that); LWC_PY_VERSIONS="3.10 3.12" names a subset for a
+# quicker local run. Interpreters are found under pyenv's versions folder or as pythonX.Y on
+# PATH.
 #
 # The library's objects do not depend on the Python version: with ccache (installed when
 # missing; test.sh's cache, or build/py-ccache) each wheel compiles only the extension's own
@@ -19,12 +19,7 @@
 # and stage 40's do, so that ccache's relative paths match theirs.
 set -euo pipefail
 all_versions="3.9 3.10 3.11 3.12 3.13"
-case "${LWC_PY_MATRIX:-default}" in
-  full) versions=$all_versions ;;
-  default) versions="3.9 3.12 3.13" ;;
-  *) echo "LWC_PY_MATRIX must be 'full' or 'default'" >&2; exit 2 ;;
-esac
-versions=${LWC_PY_VERSIONS:-$versions}
+versions=${LWC_PY_VERSIONS:-$all_versions}
 work=$PWD/build/py-wheels
 dist=$work/dist
 rm -rf "$work/venv-"* "$dist" "$PWD"/build/py-wheel-*
