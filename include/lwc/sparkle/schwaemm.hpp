@@ -11,8 +11,10 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "../common/aead_span_forms.hpp"
@@ -74,16 +76,80 @@ struct schwaemm_mode {
   LWC_HD LWC_ALWAYS_INLINE static constexpr void full_block(std::uint32_t* w,
                                                             const std::uint8_t* in,
                                                             std::uint8_t* out) {
-    std::uint32_t d[rate_words];
-    load_words<rate_words>(d, in);
-    if constexpr (Dir != direction::absorb) {
-      std::uint32_t o[rate_words];
-      LWC_UNROLL for (std::size_t i = 0; i < rate_words; ++i) o[i] = d[i] ^ w[i];
-      if constexpr (Dir == direction::decrypt)
-        LWC_UNROLL for (std::size_t i = 0; i < rate_words; ++i) d[i] = o[i];
-      store_words<rate_words>(out, o);
+    if constexpr (rb % 2 == 0) {
+      full_block_branches<Dir>(w, in, out);
+    } else {
+      std::uint32_t d[rate_words];
+      load_words<rate_words>(d, in);
+      if constexpr (Dir != direction::absorb) {
+        std::uint32_t o[rate_words];
+        LWC_UNROLL for (std::size_t i = 0; i < rate_words; ++i) o[i] = d[i] ^ w[i];
+        if constexpr (Dir == direction::decrypt)
+          LWC_UNROLL for (std::size_t i = 0; i < rate_words; ++i) d[i] = o[i];
+        store_words<rate_words>(out, o);
+      }
+      rho_whiten(w, d);
     }
-    rho_whiten(w, d);
+  }
+
+  // The same where the halves of the rate are whole branches: every operation of rho and the
+  // whitening then treats a branch (two words) alike, so it runs on 64-bit branch words, and
+  // the data and ciphertext are read and written 8 bytes at a time with no splitting. (Word by
+  // word, GCC's vectorizer with -march=native shuffled words between vector lanes and general
+  // registers: about twice the instructions per block.)
+  template <direction Dir>
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void full_block_branches(std::uint32_t* w,
+                                                                     const std::uint8_t* in,
+                                                                     std::uint8_t* out) {
+    constexpr std::size_t half = rb / 2;
+    std::uint64_t r[rb], d[rb];
+    LWC_UNROLL for (std::size_t j = 0; j < rb; ++j) {
+      r[j] = load_branch(w + 2 * j);
+      d[j] = load_le64(in + 8 * j);
+    }
+    if constexpr (Dir != direction::absorb) {
+      LWC_UNROLL for (std::size_t j = 0; j < rb; ++j) {
+        const std::uint64_t o = d[j] ^ r[j];
+        store_le64(out + 8 * j, o);
+        if constexpr (Dir == direction::decrypt) d[j] = o;
+      }
+    }
+    LWC_UNROLL for (std::size_t j = 0; j < half; ++j) {
+      const std::uint64_t left = r[j], right = r[j + half];
+      r[j] = right ^ d[j];
+      r[j + half] = right ^ left ^ d[j + half];
+    }
+    LWC_UNROLL for (std::size_t j = 0; j < rb; ++j) {
+      store_branch(w + 2 * j, r[j] ^ load_branch(w + rate_words + 2 * (j % cb)));
+    }
+  }
+
+  // Branch (x, y) as x | y << 32. On little-endian hosts that is the branch's 8 bytes in memory,
+  // moved as one word: split into two 32-bit stores, GCC's vectorizer rebuilt the words in vector
+  // registers again.
+  LWC_HD LWC_ALWAYS_INLINE static constexpr std::uint64_t load_branch(const std::uint32_t* w) {
+#if !defined(__CUDA_ARCH__)
+    if constexpr (std::endian::native == std::endian::little) {
+      if (!std::is_constant_evaluated()) {
+        std::uint64_t b;
+        std::memcpy(&b, w, 8);
+        return b;
+      }
+    }
+#endif
+    return std::uint64_t{w[0]} | std::uint64_t{w[1]} << 32;
+  }
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void store_branch(std::uint32_t* w, std::uint64_t b) {
+#if !defined(__CUDA_ARCH__)
+    if constexpr (std::endian::native == std::endian::little) {
+      if (!std::is_constant_evaluated()) {
+        std::memcpy(w, &b, 8);
+        return;
+      }
+    }
+#endif
+    w[0] = static_cast<std::uint32_t>(b);
+    w[1] = static_cast<std::uint32_t>(b >> 32);
   }
 
   // The last block when shorter than the rate: the plaintext is padded with 0x80 then zeros.
