@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.batch on lists with more than one thread: the extension reads the next chunk of the list
-(4096 jobs, or about 1 MiB of input) while the engine runs the current one on the pool. Results,
+(4096 jobs, or about 4 MiB of input) while the engine runs the current one on the pool. Results,
 errors and the objects held must not depend on that: every case here is compared with the
 one-thread run, on lists whose length is not a multiple of the chunk."""
 
@@ -29,26 +29,27 @@ def flip_first_byte(b):
     return bytes([b[0] ^ 1]) + b[1:]
 
 
-@pytest.mark.parametrize("lengths", [(0, 1, 15, 16, 33, 64), (1000, 1024, 1100)], ids=["small", "1KiB"])
+@pytest.mark.parametrize("lengths", [(0, 1, 15, 16, 33, 64), (16000, 16384, 17000)], ids=["small", "16KiB"])
 def test_aead_lists_equal_one_thread(lengths):
-    """Small messages make chunks of 4096 jobs, 1 KiB ones chunks cut by size: both must line up
-    results, tags and ok flags with the one-thread run (and the single-message class)."""
+    """Small messages make chunks of 4096 jobs, 16 KiB ones chunks cut by size (about 256 jobs):
+    both must line up results, tags and ok flags with the one-thread run (and the
+    single-message class)."""
     rng = random.Random(7)
-    n = N if lengths[0] < 100 else 3 * 1024 + 17
+    n = N if lengths[0] < 100 else 3 * 256 + 17
     keys, nonces, msgs, ads = jobs(rng, n, lengths)
     exported = n // 2  # a buffer export held by a chunk that runs on the pool
     msgs[exported] = bytearray(msgs[exported])
     one = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, ads, threads=1)
     two = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, ads, threads=2)
     assert two == one
-    for i in {0, 1023, 1024, CHUNK - 1, CHUNK, 2 * CHUNK + 1, n - 1} & set(range(n)):
+    for i in {0, 255, 256, 511, 512, CHUNK - 1, CHUNK, 2 * CHUNK + 1, n - 1} & set(range(n)):
         assert one[i] == lwc.AsconAEAD128(keys[i]).encrypt(nonces[i], bytes(msgs[i]), ads[i])
 
     cts, tags = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, ads, detached=True, threads=2)
     assert (cts, tags) == lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, ads, detached=True, threads=1)
     assert [c + t for c, t in zip(cts, tags)] == one
 
-    forged = {0, 5, 1024, 2049, CHUNK - 1, CHUNK, 2 * CHUNK + 7, n - 1} & set(range(n))
+    forged = {0, 5, 256, 513, CHUNK - 1, CHUNK, 2 * CHUNK + 7, n - 1} & set(range(n))
     sealed = [flip_first_byte(c) if i in forged and c else c for i, c in enumerate(one)]
     bad_tags = [flip_first_byte(t) if i in forged else t for i, t in enumerate(tags)]
     expected_plain = [None if i in forged else bytes(m) for i, m in enumerate(msgs)]
@@ -78,7 +79,8 @@ def test_error_in_a_late_chunk():
     rng = random.Random(9)
     keys, nonces, msgs, _ = jobs(rng, N, (64,))
     probe = bytes(range(64))
-    msgs[:2 * CHUNK] = [probe] * CHUNK + [bytearray(probe) for _ in range(CHUNK)]
+    # Chunk 0 has run when the error comes, chunk 1 is running: both must be let go of.
+    msgs[:2 * CHUNK] = [probe] * CHUNK + [probe if i % 2 else bytearray(probe) for i in range(CHUNK)]
     bad_keys = list(keys)
     bad_keys[2 * CHUNK + 5] = bytes(15)
     before = sys.getrefcount(probe)
@@ -91,7 +93,7 @@ def test_error_in_a_late_chunk():
         again = lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, threads=threads)
         assert again == lwc.batch.encrypt("ascon-aead128", keys, nonces, msgs, threads=1)
     assert len(messages) == 1
-    for b in msgs[CHUNK:2 * CHUNK]:
+    for b in msgs[CHUNK:2 * CHUNK:2]:
         b.extend(b"!")  # no export left behind
 
     # An error the engine finds (not the extension) in a chunk that runs on the pool.
