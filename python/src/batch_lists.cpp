@@ -322,6 +322,34 @@ class chunk_pipeline {
   std::optional<running_chunk> running_;
 };
 
+// Reads the n jobs a chunk at a time, read(i, job) filling job i with the GIL held and returning
+// its input bytes, and runs engine(chunk's jobs, index of its first job, threads) on each chunk,
+// pipelined when chunk_pipeline says so. each_column(f) calls f on every column of items, whose
+// holdings follow the chunks: released once their chunk ran.
+template <class Job, class Columns, class Read, class Engine>
+void run_in_chunks(std::size_t n, const lwc::batch::options& opt, Columns each_column, Read read,
+                   Engine engine) {
+  std::vector<Job> job_buffers[2];  // the chunk running and the chunk read
+  chunk_pipeline pipeline(opt);     // after everything its chunks use: destroyed first
+  for (std::size_t first = 0, chunk = 0; first < n; ++chunk) {
+    std::vector<Job>& jobs = job_buffers[pipeline.pipelined() ? chunk % 2 : 0];
+    jobs.clear();
+    jobs.reserve(std::min(n - first, chunk_jobs));
+    const std::size_t end = std::min(n, first + chunk_jobs);
+    std::size_t chunk_bytes = 0;
+    for (std::size_t i = first; i < end && chunk_bytes < pipeline.chunk_bytes(); ++i)
+      chunk_bytes = checked_add(chunk_bytes, read(i, jobs.emplace_back()), "chunk");
+    if (pipeline.finish_running()) each_column([](auto& c) { c.release_previous_chunk(); });
+    const bool last = first + jobs.size() == n;
+    pipeline.run([&engine, chunk_view = std::span<const Job>(jobs), first](unsigned threads) {
+      engine(chunk_view, first, threads);
+    }, jobs.size(), chunk_bytes, last);
+    if (pipeline.pipelined() && !last) each_column([](auto& c) { c.next_chunk(); });
+    else each_column([](auto& c) { c.release_read(); });
+    first += jobs.size();
+  }
+}
+
 // Encrypt: a list of ciphertext || tag, or with `detached` a tuple (ciphertexts, tags).
 // Decrypt: (plaintexts, ok): a plaintext is None where its tag did not verify; its bytes
 // object, zeroed by the engine, is released before the call returns. `tags` (decrypt only):
@@ -362,63 +390,45 @@ nb::object batch_aead_lists(bool decrypt, std::size_t index, nb::handle keys_obj
     if (second) f(*second);
     if (tags) f(*tags);
   };
-  std::vector<lwc::batch::aead_job> job_buffers[2];  // the chunk running and the chunk read
-  chunk_pipeline pipeline(opt);  // after everything its chunks use: destroyed first
-  for (std::size_t first = 0, chunk = 0; first < n; ++chunk) {
-    std::vector<lwc::batch::aead_job>& jobs = job_buffers[pipeline.pipelined() ? chunk % 2 : 0];
-    jobs.clear();
-    jobs.reserve(std::min(n - first, chunk_jobs));
-    const std::size_t end = std::min(n, first + chunk_jobs);
-    std::size_t chunk_bytes = 0;
-    for (std::size_t i = first; i < end && chunk_bytes < pipeline.chunk_bytes(); ++i) {
-      lwc::batch::aead_job& j = jobs.emplace_back();
-      const lwc::bytes_view in = data[i];
-      chunk_bytes = checked_add(chunk_bytes, in.size(), "chunk");
-      j.key = keys[i];
-      j.nonce = nonces[i];
-      if (ad) j.ad = (*ad)[i];
-      if (second) j.second_key = (*second)[i];
-      if (!decrypt) {
-        j.in = in;
-        if (tag_out) {
-          j.out = out.add(i, in.size());
-          j.tag = tag_out->add(i, tag_len);
-        } else {
-          const lwc::bytes_span sealed = out.add(i, checked_add(in.size(), tag_len, "ciphertext"));
-          j.out = sealed.first(in.size());
-          j.tag = sealed.subspan(in.size());
-        }
-      } else if (separate_tags) {
-        j.in = in;
-        const lwc::bytes_view t = (*tags)[i];
-        j.tag = {const_cast<std::uint8_t*>(t.data()), t.size()};  // read only when decrypting
+  run_in_chunks<lwc::batch::aead_job>(n, opt, each_column, [&](std::size_t i, lwc::batch::aead_job& j) {
+    const lwc::bytes_view in = data[i];
+    j.key = keys[i];
+    j.nonce = nonces[i];
+    if (ad) j.ad = (*ad)[i];
+    if (second) j.second_key = (*second)[i];
+    if (!decrypt) {
+      j.in = in;
+      if (tag_out) {
         j.out = out.add(i, in.size());
+        j.tag = tag_out->add(i, tag_len);
       } else {
-        if (in.size() < tag_len)
-          value_error("ciphertext " + num(i) + " is shorter than the " + num(tag_len) + "-byte tag");
-        const std::size_t len = in.size() - tag_len;
-        j.in = in.first(len);
-        j.tag = {const_cast<std::uint8_t*>(in.data()) + len, tag_len};  // read only when decrypting
-        j.out = out.add(i, len);
+        const lwc::bytes_span sealed = out.add(i, checked_add(in.size(), tag_len, "ciphertext"));
+        j.out = sealed.first(in.size());
+        j.tag = sealed.subspan(in.size());
       }
+    } else if (separate_tags) {
+      j.in = in;
+      const lwc::bytes_view t = (*tags)[i];
+      j.tag = {const_cast<std::uint8_t*>(t.data()), t.size()};  // read only when decrypting
+      j.out = out.add(i, in.size());
+    } else {
+      if (in.size() < tag_len)
+        value_error("ciphertext " + num(i) + " is shorter than the " + num(tag_len) + "-byte tag");
+      const std::size_t len = in.size() - tag_len;
+      j.in = in.first(len);
+      j.tag = {const_cast<std::uint8_t*>(in.data()) + len, tag_len};  // read only when decrypting
+      j.out = out.add(i, len);
     }
-    if (pipeline.finish_running()) each_column([](auto& c) { c.release_previous_chunk(); });
-    const bool last = first + jobs.size() == n;
-    const std::span<const lwc::batch::aead_job> chunk_jobs_view(jobs);
-    const std::span<std::uint8_t> chunk_ok =
-        decrypt ? std::span(ok).subspan(first, jobs.size()) : std::span<std::uint8_t>();
-    pipeline.run([&a, &opt, chunk_jobs_view, chunk_ok, tag_len, decrypt](unsigned threads) {
-      lwc::batch::options chunk_opt = opt;
-      chunk_opt.threads = threads;
-      if (decrypt)
-        (void)lwc::batch::decrypt(a, chunk_jobs_view, chunk_ok, tag_len, chunk_opt);
-      else
-        lwc::batch::encrypt(a, chunk_jobs_view, tag_len, chunk_opt);
-    }, jobs.size(), chunk_bytes, last);
-    if (pipeline.pipelined() && !last) each_column([](auto& c) { c.next_chunk(); });
-    else each_column([](auto& c) { c.release_read(); });
-    first += jobs.size();
-  }
+    return in.size();
+  }, [&](std::span<const lwc::batch::aead_job> chunk, std::size_t first, unsigned threads) {
+    lwc::batch::options chunk_opt = opt;
+    chunk_opt.threads = threads;
+    if (decrypt)
+      (void)lwc::batch::decrypt(a, chunk, std::span(ok).subspan(first, chunk.size()), tag_len,
+                                chunk_opt);
+    else
+      lwc::batch::encrypt(a, chunk, tag_len, chunk_opt);
+  });
   if (!decrypt) {
     if (tag_out) return nb::make_tuple(out.take(), tag_out->take());
     return out.take();
@@ -460,34 +470,17 @@ nb::object batch_hash_lists(std::size_t index, nb::handle data_obj, std::size_t 
     if (keys) f(*keys);
     if (custom) f(*custom);
   };
-  std::vector<lwc::batch::hash_job> job_buffers[2];  // the chunk running and the chunk read
-  chunk_pipeline pipeline(opt);  // after everything its chunks use: destroyed first
-  for (std::size_t first = 0, chunk = 0; first < n; ++chunk) {
-    std::vector<lwc::batch::hash_job>& jobs = job_buffers[pipeline.pipelined() ? chunk % 2 : 0];
-    jobs.clear();
-    jobs.reserve(std::min(n - first, chunk_jobs));
-    const std::size_t end = std::min(n, first + chunk_jobs);
-    std::size_t chunk_bytes = 0;
-    for (std::size_t i = first; i < end && chunk_bytes < pipeline.chunk_bytes(); ++i) {
-      lwc::batch::hash_job& j = jobs.emplace_back();
-      j.in = data[i];
-      chunk_bytes = checked_add(chunk_bytes, j.in.size(), "chunk");
-      if (keys) j.key = (*keys)[i];
-      if (custom) j.customization = (*custom)[i];
-      j.out = out.add(i, out_len);
-    }
-    if (pipeline.finish_running()) each_column([](auto& c) { c.release_previous_chunk(); });
-    const bool last = first + jobs.size() == n;
-    const std::span<const lwc::batch::hash_job> chunk_jobs_view(jobs);
-    pipeline.run([&a, &opt, chunk_jobs_view](unsigned threads) {
-      lwc::batch::options chunk_opt = opt;
-      chunk_opt.threads = threads;
-      lwc::batch::hash(a, chunk_jobs_view, chunk_opt);
-    }, jobs.size(), chunk_bytes, last);
-    if (pipeline.pipelined() && !last) each_column([](auto& c) { c.next_chunk(); });
-    else each_column([](auto& c) { c.release_read(); });
-    first += jobs.size();
-  }
+  run_in_chunks<lwc::batch::hash_job>(n, opt, each_column, [&](std::size_t i, lwc::batch::hash_job& j) {
+    j.in = data[i];
+    if (keys) j.key = (*keys)[i];
+    if (custom) j.customization = (*custom)[i];
+    j.out = out.add(i, out_len);
+    return j.in.size();
+  }, [&](std::span<const lwc::batch::hash_job> chunk, std::size_t, unsigned threads) {
+    lwc::batch::options chunk_opt = opt;
+    chunk_opt.threads = threads;
+    lwc::batch::hash(a, chunk, chunk_opt);
+  });
   return out.take();
 }
 
