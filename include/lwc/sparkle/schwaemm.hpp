@@ -11,10 +11,8 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
 #include "../common/aead_span_forms.hpp"
@@ -122,34 +120,6 @@ struct schwaemm_mode {
     LWC_UNROLL for (std::size_t j = 0; j < rb; ++j) {
       store_branch(w + 2 * j, r[j] ^ load_branch(w + rate_words + 2 * (j % cb)));
     }
-  }
-
-  // Branch (x, y) as x | y << 32. On little-endian hosts that is the branch's 8 bytes in memory,
-  // moved as one word: split into two 32-bit stores, GCC's vectorizer rebuilt the words in vector
-  // registers again.
-  LWC_HD LWC_ALWAYS_INLINE static constexpr std::uint64_t load_branch(const std::uint32_t* w) {
-#if !defined(__CUDA_ARCH__)
-    if constexpr (std::endian::native == std::endian::little) {
-      if (!std::is_constant_evaluated()) {
-        std::uint64_t b;
-        std::memcpy(&b, w, 8);
-        return b;
-      }
-    }
-#endif
-    return std::uint64_t{w[0]} | std::uint64_t{w[1]} << 32;
-  }
-  LWC_HD LWC_ALWAYS_INLINE static constexpr void store_branch(std::uint32_t* w, std::uint64_t b) {
-#if !defined(__CUDA_ARCH__)
-    if constexpr (std::endian::native == std::endian::little) {
-      if (!std::is_constant_evaluated()) {
-        std::memcpy(w, &b, 8);
-        return;
-      }
-    }
-#endif
-    w[0] = static_cast<std::uint32_t>(b);
-    w[1] = static_cast<std::uint32_t>(b >> 32);
   }
 
   // The last block when shorter than the rate: the plaintext is padded with 0x80 then zeros.

@@ -10,8 +10,10 @@
 // lwc::sparkle::force_portable(true) selects the portable code.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -55,6 +57,34 @@ struct state {
 
 LWC_HD LWC_ALWAYS_INLINE constexpr std::uint32_t rotr(std::uint32_t x, unsigned n) {
   return x >> n | x << (32 - n);
+}
+
+// Branch (x, y) of a state as x | y << 32. On little-endian hosts that is the branch's 8 bytes
+// in memory, moved as one word. (A 64-bit load of two words just written by two 32-bit stores
+// waits for both: no store forwarding.)
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint64_t load_branch(const std::uint32_t* w) {
+#if !defined(__CUDA_ARCH__)
+  if constexpr (std::endian::native == std::endian::little) {
+    if (!std::is_constant_evaluated()) {
+      std::uint64_t b;
+      std::memcpy(&b, w, 8);
+      return b;
+    }
+  }
+#endif
+  return std::uint64_t{w[0]} | std::uint64_t{w[1]} << 32;
+}
+LWC_HD LWC_ALWAYS_INLINE constexpr void store_branch(std::uint32_t* w, std::uint64_t b) {
+#if !defined(__CUDA_ARCH__)
+  if constexpr (std::endian::native == std::endian::little) {
+    if (!std::is_constant_evaluated()) {
+      std::memcpy(w, &b, 8);
+      return;
+    }
+  }
+#endif
+  w[0] = static_cast<std::uint32_t>(b);
+  w[1] = static_cast<std::uint32_t>(b >> 32);
 }
 
 // The round constants (also the Alzette constants of branches 0..7).
@@ -145,16 +175,19 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void steps(std::uint32_t (&w)[2 * NB],
   (step<NB>(w, rcon<S>(), static_cast<std::uint32_t>(S)), ...);
 }
 
-// SPARKLE512 (16 words, one more than x86-64 has registers for) as a loop of steps under Clang
-// where it has no AVX-512: unrolled, Clang keeps about twice as many words on the stack as GCC
-// (25 loads and stores a step against 13), and a loop of one step takes 3-10 % less time for
-// Schwaemm256-256 and Esch384 (clang++ 14 -O2, side by side in one process). With AVX-512 Clang
-// vectorizes pairs of Alzettes in the loop, which is slower than the unrolled code, and GCC's
-// unrolled code is as fast as its loop.
+// Two choices where Clang compiles scalar code (no AVX-512; the BMI1/BMI2 copy of a build
+// without -march is such code), each measured with clang++ 14 -O2 side by side in one process:
+// - SPARKLE512 (16 words, one more than x86-64 has registers for) runs as a loop of steps.
+//   Unrolled, Clang keeps about twice as many words on the stack as GCC (25 loads and stores a
+//   step against 13); the loop takes 3-10 % less time for Schwaemm256-256 and Esch384.
+// - The result is stored a branch (64 bits) at a time, because Schwaemm reads the rate back that
+//   way (5-13 % less time for Schwaemm256-128 and Schwaemm128-128).
+// With AVX-512 Clang vectorizes pairs of Alzettes in the loop and the packing of branches, both
+// slower than the plain code; GCC's code is as fast either way.
 #if defined(__clang__) && !defined(__CUDA_ARCH__) && !defined(__AVX512VL__)
-inline constexpr bool sparkle512_as_loop = true;
+inline constexpr bool clang_scalar = true;
 #else
-inline constexpr bool sparkle512_as_loop = false;
+inline constexpr bool clang_scalar = false;
 #endif
 
 // Inside, the words live in a local array kept in registers.
@@ -164,7 +197,7 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void permute_words(state<NB>& s) {
   static_assert(Steps <= 12);
   std::uint32_t w[2 * NB];
   LWC_UNROLL for (std::size_t i = 0; i < 2 * NB; ++i) w[i] = s.w[i];
-  if constexpr (NB == 8 && sparkle512_as_loop) {
+  if constexpr (NB == 8 && clang_scalar) {
     constexpr std::uint32_t rc[12] = {rcon<0>(), rcon<1>(), rcon<2>(), rcon<3>(),
                                       rcon<4>(), rcon<5>(), rcon<6>(), rcon<7>(),
                                       rcon<8>(), rcon<9>(), rcon<10>(), rcon<11>()};
@@ -175,7 +208,12 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void permute_words(state<NB>& s) {
   } else {
     steps<NB>(w, std::make_index_sequence<Steps>{});
   }
-  LWC_UNROLL for (std::size_t i = 0; i < 2 * NB; ++i) s.w[i] = w[i];
+  if constexpr (clang_scalar) {
+    LWC_UNROLL for (std::size_t i = 0; i < NB; ++i)
+      store_branch(s.w + 2 * i, std::uint64_t{w[2 * i]} | std::uint64_t{w[2 * i + 1]} << 32);
+  } else {
+    LWC_UNROLL for (std::size_t i = 0; i < 2 * NB; ++i) s.w[i] = w[i];
+  }
 }
 
 // Where the compiler may not use BMI2 itself: 7 of Alzette's 19 operations are rotations, and
