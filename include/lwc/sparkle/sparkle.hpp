@@ -175,7 +175,7 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void steps(std::uint32_t (&w)[2 * NB],
   (step<NB>(w, rcon<S>(), static_cast<std::uint32_t>(S)), ...);
 }
 
-// Two choices where Clang compiles scalar code (no AVX-512; the BMI1/BMI2 copy of a build
+// Two choices where Clang compiles scalar x86 code (no AVX-512; the BMI1/BMI2 copy of a build
 // without -march is such code), each measured with clang++ 14 -O2 side by side in one process:
 // - SPARKLE512 (16 words, one more than x86-64 has registers for) runs as a loop of steps.
 //   Unrolled, Clang keeps about twice as many words on the stack as GCC (25 loads and stores a
@@ -184,7 +184,8 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void steps(std::uint32_t (&w)[2 * NB],
 //   way (5-13 % less time for Schwaemm256-128 and Schwaemm128-128).
 // With AVX-512 Clang vectorizes pairs of Alzettes in the loop and the packing of branches, both
 // slower than the plain code; GCC's code is as fast either way.
-#if defined(__clang__) && !defined(__CUDA_ARCH__) && !defined(__AVX512VL__)
+#if defined(__clang__) && !defined(__CUDA_ARCH__) && (defined(__x86_64__) || defined(__i386__)) && \
+    !defined(__AVX512VL__)
 inline constexpr bool clang_scalar = true;
 #else
 inline constexpr bool clang_scalar = false;
