@@ -184,8 +184,8 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void steps(std::uint32_t (&w)[2 * NB],
 //   way (5-13 % less time for Schwaemm256-128 and Schwaemm128-128).
 // With AVX-512 Clang vectorizes pairs of Alzettes in the loop and the packing of branches, both
 // slower than the plain code; GCC's code is as fast either way.
-#if defined(__clang__) && !defined(__CUDA_ARCH__) && (defined(__x86_64__) || defined(__i386__)) && \
-    !defined(__AVX512VL__)
+#if defined(__clang__) && !defined(__CUDA_ARCH__) && \
+    (defined(__x86_64__) || defined(__i386__)) && !defined(__AVX512VL__)
 inline constexpr bool clang_scalar = true;
 #else
 inline constexpr bool clang_scalar = false;
