@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -244,11 +245,17 @@ class result_list {
 // once it is read. With more, the pool is offered chunk k while this thread reads chunk k + 1
 // (holding the GIL); finish_running() then joins chunk k without the GIL. Help is optional in
 // the pool: when no worker took the chunk by then, the joining thread runs it itself, and a
-// flag makes sure it runs once. The last chunk has nothing to overlap and runs here.
+// flag makes sure it runs once. That also says that no core was free (a busy machine): the
+// rest of the call then runs its chunks here, with nothing to gain from handing them over.
+// The last chunk has nothing to overlap and runs here.
 class chunk_pipeline {
  public:
   explicit chunk_pipeline(const lwc::batch::options& opt) {
     threads_ = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+    pipelined_ = threads_ > 1;
+    // For the tests: keep the chunks pipelined on a machine too busy to take them.
+    const char* keep = std::getenv("LWC_PYTHON_LISTS_ALWAYS_PIPELINED");
+    always_ = keep != nullptr && keep[0] == '1';
   }
   chunk_pipeline(const chunk_pipeline&) = delete;
   chunk_pipeline& operator=(const chunk_pipeline&) = delete;
@@ -261,9 +268,9 @@ class chunk_pipeline {
     }
   }
 
-  bool pipelined() const { return threads_ > 1; }
+  bool pipelined() const { return pipelined_; }
   // How many input bytes make a chunk long enough.
-  std::size_t chunk_bytes() const { return pipelined() ? pipelined_chunk_bytes : SIZE_MAX; }
+  std::size_t chunk_bytes() const { return pipelined_ ? pipelined_chunk_bytes : SIZE_MAX; }
 
   // Waits for the chunk started before, if any (true: its items may be released now). An
   // engine error (std::invalid_argument) becomes ValueError, as for a chunk run here.
@@ -277,6 +284,7 @@ class chunk_pipeline {
       running_.reset();
       value_error(e.what());
     }
+    if (running_->started_late.load(std::memory_order_relaxed) && !always_) pipelined_ = false;
     running_.reset();
     return true;
   }
@@ -286,7 +294,7 @@ class chunk_pipeline {
   // finish_running()), else here without the GIL.
   template <class Engine>
   void run(Engine engine, std::size_t jobs, std::size_t bytes, bool last) {
-    if (pipelined() && !last) {
+    if (pipelined_ && !last) {
       const bool small = bytes / std::max<std::size_t>(jobs, 1) < small_job_bytes;
       running_.emplace(std::move(engine), small ? threads_ - 1 : threads_, threads_);
       running_->group.offer(1);
@@ -305,20 +313,22 @@ class chunk_pipeline {
     running_chunk(std::function<void(unsigned)> engine, unsigned while_reading, unsigned all)
         : engine(std::move(engine)), threads_while_reading(while_reading), threads_all(all),
           group([this] {
-            // A worker that starts while this thread still reads leaves it its core (for a
-            // chunk of small messages); once it joins, or when it runs the chunk itself, the
-            // chunk has every thread.
             if (taken.exchange(true, std::memory_order_acq_rel)) return;
-            this->engine(joining.load(std::memory_order_acquire) ? threads_all
-                                                                 : threads_while_reading);
+            // A worker that starts while this thread still reads leaves it its core (for a
+            // chunk of small messages); one that starts after it joined, or the joining thread
+            // itself, gives the chunk every thread.
+            const bool late = joining.load(std::memory_order_acquire);
+            started_late.store(late, std::memory_order_relaxed);
+            this->engine(late ? threads_all : threads_while_reading);
           }) {}
     std::function<void(unsigned)> engine;
     unsigned threads_while_reading, threads_all;
-    std::atomic<bool> taken{false}, joining{false};
+    std::atomic<bool> taken{false}, joining{false}, started_late{false};
     lwc::threads::task_group group;  // last: destroyed (waited for) first
   };
 
   unsigned threads_ = 1;
+  bool pipelined_ = false, always_ = false;
   std::optional<running_chunk> running_;
 };
 

@@ -2,7 +2,11 @@
 """lwc.batch on lists with more than one thread: the extension reads the next chunk of the list
 (4096 jobs, or about 4 MiB of input) while the engine runs the current one on the pool. Results,
 errors and the objects held must not depend on that: every case here is compared with the
-one-thread run, on lists whose length is not a multiple of the chunk."""
+one-thread run, on lists whose length is not a multiple of the chunk.
+
+When no worker took a chunk by the time the next one was read (a busy machine), a call stops
+handing chunks over; LWC_PYTHON_LISTS_ALWAYS_PIPELINED=1 keeps them pipelined, so that these
+tests reach the overlapped paths on a loaded CI machine too."""
 
 import random
 import struct
@@ -17,6 +21,11 @@ CHUNK = 4096
 N = 3 * CHUNK + 17  # three full chunks and a short one
 
 
+@pytest.fixture(autouse=True)
+def always_pipelined(monkeypatch):
+    monkeypatch.setenv("LWC_PYTHON_LISTS_ALWAYS_PIPELINED", "1")
+
+
 def jobs(rng, n, lengths):
     keys = [rng.randbytes(16) for _ in range(n)]
     nonces = [rng.randbytes(16) for _ in range(n)]
@@ -29,11 +38,14 @@ def flip_first_byte(b):
     return bytes([b[0] ^ 1]) + b[1:]
 
 
+@pytest.mark.parametrize("always", [True, False], ids=["always-pipelined", "adaptive"])
 @pytest.mark.parametrize("lengths", [(0, 1, 15, 16, 33, 64), (16000, 16384, 17000)], ids=["small", "16KiB"])
-def test_aead_lists_equal_one_thread(lengths):
+def test_aead_lists_equal_one_thread(lengths, always, monkeypatch):
     """Small messages make chunks of 4096 jobs, 16 KiB ones chunks cut by size (about 256 jobs):
     both must line up results, tags and ok flags with the one-thread run (and the
     single-message class)."""
+    if not always:
+        monkeypatch.delenv("LWC_PYTHON_LISTS_ALWAYS_PIPELINED")
     rng = random.Random(7)
     n = N if lengths[0] < 100 else 3 * 256 + 17
     keys, nonces, msgs, ads = jobs(rng, n, lengths)
