@@ -5,7 +5,8 @@
 // list batch costs no joining, no slicing and no Python code per job. The jobs run a chunk at a
 // time (a few thousand jobs): a chunk of small messages, its descriptors and its results are
 // still in the caches when the engine reads them and when their references are dropped, and
-// the descriptors take one small reused buffer instead of one per job of the whole batch.
+// the descriptors take one small reused buffer (two when pipelined, below) instead of one per
+// job of the whole batch.
 // With more than one thread the chunks are pipelined: while the engine runs chunk k on the
 // library's pool (without the GIL), this thread converts chunk k + 1 (with it), so the one core
 // that reads the Python objects is no longer the one the engine waits for.
