@@ -254,7 +254,8 @@ class chunk_pipeline {
   explicit chunk_pipeline(const lwc::batch::options& opt) {
     threads_ = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
     pipelined_ = threads_ > 1;
-    // For the tests: keep the chunks pipelined on a machine too busy to take them.
+    // For the tests: keep the chunks pipelined on a machine too busy to take them. Read under
+    // the GIL, which os.environ's writes also hold.
     const char* keep = std::getenv("LWC_PYTHON_LISTS_ALWAYS_PIPELINED");
     always_ = keep != nullptr && keep[0] == '1';
   }
