@@ -7,12 +7,25 @@
 // The list is walked by position: explicit instantiations must be written out one by one, so
 // they are written for positions 0 .. max_slots - 1, and a position past the end of the list
 // instantiates an empty placeholder. Adding an algorithm needs no edit here.
+//
+// This file is compiled LWC_REGISTRY_PARTS times (src/registry/CMakeLists.txt), each unit
+// taking the positions p with p % LWC_REGISTRY_PARTS == LWC_REGISTRY_PART: the entry points are
+// most of a build's compile time, and in several units they keep every core busy. Neighbours
+// in the list are often one family, so alternate positions share the work evenly.
 #define LWC_REGISTRY_DEFINE_ENTRY_POINTS
 #include <lwc/registry.hpp>
 
 #include <type_traits>
 
 namespace lwc::detail {
+
+#ifndef LWC_REGISTRY_PARTS
+#define LWC_REGISTRY_PARTS 1
+#define LWC_REGISTRY_PART 0
+#endif
+inline constexpr std::size_t parts = LWC_REGISTRY_PARTS;
+inline constexpr std::size_t this_part = LWC_REGISTRY_PART;
+static_assert(this_part < parts);
 
 inline constexpr std::size_t max_slots = 128;
 static_assert(algorithm_count <= max_slots, "raise max_slots (and the LWC_SLOTS rows below)");
@@ -22,7 +35,7 @@ struct unused_slot {};
 template <std::size_t I>
 struct entry_points<unused_slot<I>> {};
 
-template <std::size_t I, bool Listed = (I < algorithm_count)>
+template <std::size_t I, bool Listed = (I < algorithm_count && I % parts == this_part)>
 struct slot_type {
   using type = list_algorithm<I>;
 };
