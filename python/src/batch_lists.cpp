@@ -46,14 +46,10 @@ using namespace nb::literals;
 // Jobs per chunk: for small messages few enough for the caches, and enough for the lanes and
 // the engine's threads to share (larger messages are more than enough work on their own).
 constexpr std::size_t chunk_jobs = 4096;
-// Input bytes after which a chunk ends early when the chunks are pipelined: large messages then
-// make several chunks too, so that reading the Python objects overlaps the engine for them as
-// well, and the first chunk, which nothing overlaps, stays short. Large enough that waking the
-// pool's workers once per chunk stays small next to the chunk's work.
-constexpr std::size_t pipelined_chunk_bytes = std::size_t{4} << 20;
 // Reading a list item and making its result costs about as much as encrypting 100-200 bytes:
 // below this many input bytes per job a chunk is less work for the engine than reading the next
-// one is for this thread, so the engine leaves that thread's core to it.
+// one is for this thread, so such chunks are pipelined (run on the pool while this thread reads
+// the next one); larger messages run on every thread, one chunk after another.
 constexpr std::size_t small_job_bytes = 512;
 
 constexpr std::size_t prefetch_ahead = 8;
@@ -271,8 +267,6 @@ class chunk_pipeline {
   }
 
   bool pipelined() const { return pipelined_; }
-  // How many input bytes make a chunk long enough.
-  std::size_t chunk_bytes() const { return pipelined_ ? pipelined_chunk_bytes : SIZE_MAX; }
 
   // Waits for the chunk started before, if any (true: its items may be released now). An
   // engine error (std::invalid_argument) becomes ValueError, as for a chunk run here.
@@ -291,16 +285,19 @@ class chunk_pipeline {
     return true;
   }
 
-  // Runs engine(threads) on a chunk of `jobs` jobs and `bytes` input bytes: started on the
-  // pool when pipelined and more chunks follow (the caller then reads the next one and calls
-  // finish_running()), else here without the GIL.
+  // Runs engine(threads) on a chunk of `jobs` jobs and `bytes` input bytes. A chunk of small
+  // messages is started on the pool, on one thread fewer, when pipelined and more chunks
+  // follow: the caller then reads the next one and calls finish_running(); returns true. Any
+  // other chunk runs here without the GIL, on every thread: reading larger messages is little
+  // next to encrypting them, and a chunk run by a worker could not use this thread's core while
+  // it waits in finish_running(). Returns false then.
   template <class Engine>
-  void run(Engine engine, std::size_t jobs, std::size_t bytes, bool last) {
-    if (pipelined_ && !last) {
-      const bool small = bytes / std::max<std::size_t>(jobs, 1) < small_job_bytes;
-      running_.emplace(std::move(engine), small ? threads_ - 1 : threads_, threads_);
+  bool run(Engine engine, std::size_t jobs, std::size_t bytes, bool last) {
+    const bool small = bytes / std::max<std::size_t>(jobs, 1) < small_job_bytes;
+    if (pipelined_ && !last && small) {
+      running_.emplace(std::move(engine), threads_ - 1, threads_);
       running_->group.offer(1);
-      return;
+      return true;
     }
     try {
       nb::gil_scoped_release unlocked;
@@ -308,6 +305,7 @@ class chunk_pipeline {
     } catch (const std::invalid_argument& e) {
       value_error(e.what());
     }
+    return false;
   }
 
  private:
@@ -349,14 +347,16 @@ void run_in_chunks(std::size_t n, const lwc::batch::options& opt, Columns each_c
     jobs.reserve(std::min(n - first, chunk_jobs));
     const std::size_t end = std::min(n, first + chunk_jobs);
     std::size_t chunk_bytes = 0;
-    for (std::size_t i = first; i < end && chunk_bytes < pipeline.chunk_bytes(); ++i)
+    for (std::size_t i = first; i < end; ++i)
       chunk_bytes = checked_add(chunk_bytes, read(i, jobs.emplace_back()), "chunk");
     if (pipeline.finish_running()) each_column([](auto& c) { c.release_previous_chunk(); });
     const bool last = first + jobs.size() == n;
-    pipeline.run([&engine, chunk_view = std::span<const Job>(jobs), first](unsigned threads) {
-      engine(chunk_view, first, threads);
-    }, jobs.size(), chunk_bytes, last);
-    if (pipeline.pipelined() && !last) each_column([](auto& c) { c.next_chunk(); });
+    const bool started = pipeline.run(
+        [&engine, chunk_view = std::span<const Job>(jobs), first](unsigned threads) {
+          engine(chunk_view, first, threads);
+        },
+        jobs.size(), chunk_bytes, last);
+    if (started) each_column([](auto& c) { c.next_chunk(); });
     else each_column([](auto& c) { c.release_read(); });
     first += jobs.size();
   }

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """lwc.batch on lists with more than one thread: the extension reads the next chunk of the list
-(4096 jobs, or about 4 MiB of input) while the engine runs the current one on the pool. Results,
+(4096 jobs, when its messages average under 512 bytes) while the engine runs the current one on
+the pool; chunks of larger messages run one after another on every thread. Results,
 errors and the objects held must not depend on that: every case here is compared with the
 one-thread run, on lists whose length is not a multiple of the chunk.
 
@@ -41,9 +42,9 @@ def flip_first_byte(b):
 @pytest.mark.parametrize("always", [True, False], ids=["always-pipelined", "adaptive"])
 @pytest.mark.parametrize("lengths", [(0, 1, 15, 16, 33, 64), (16000, 16384, 17000)], ids=["small", "16KiB"])
 def test_aead_lists_equal_one_thread(lengths, always, monkeypatch):
-    """Small messages make chunks of 4096 jobs, 16 KiB ones chunks cut by size (about 256 jobs):
-    both must line up results, tags and ok flags with the one-thread run (and the
-    single-message class)."""
+    """Small messages make pipelined chunks of 4096 jobs, 16 KiB ones run on every thread
+    without overlap: both must line up results, tags and ok flags with the one-thread run (and
+    the single-message class)."""
     if not always:
         monkeypatch.delenv("LWC_PYTHON_LISTS_ALWAYS_PIPELINED")
     rng = random.Random(7)
