@@ -148,19 +148,17 @@ struct isap_a_ends {
 // The family's part of the lane engine (engine.hpp).
 template <class V, class Mode, bool Decrypt>  // Mode: the core's lwc::isap::detail::mode
 struct isap_a_family : isap_a_ends<V, Mode> {
-  using isap_a_ends<V, Mode>::words_;
+  using ends = isap_a_ends<V, Mode>;
+  using ends::N, ends::tag_bytes, ends::mac, ends::stream, ends::stream_next, ends::words_;
+  using typename ends::states;
   using vector = V;
   using word = u64;
   using task = aead_task;
-  static constexpr size_t N = V::lanes;
   static constexpr size_t rate = 8, out_rate = 8;
-  static constexpr size_t tag_bytes = 16;
   static constexpr bool decrypt = Decrypt;
-  // A lane in the vectors: the MAC state, then the keystream state; in memory after those, the
-  // keystream state waiting for the lane to enter its message.
+  // A lane in the vectors: the MAC state (mac), then the keystream state (stream); in memory
+  // after those, the keystream state waiting for the lane to enter its message (stream_next).
   static constexpr size_t words = 10;
-  static constexpr size_t mac = 0, stream = 5, stream_next = 10;
-  using states = u64[15][N];
 
   enum segment : u8 { seg_ad, seg_ad_last, seg_msg, seg_done };
 
