@@ -132,6 +132,37 @@ TEST_P(AsconPaths, FastPathRejectsTamperingAndZeroes) {
   EXPECT_EQ(out, bytes(pt.size(), 0));
 }
 
+// Every tag length, with every length of the last message block (the one-shot calls compare
+// and write the tag as words, whole or in part): a truncated tag is the start of the full
+// one, it verifies, and a flipped bit in any of its bytes is rejected with the output zeroed.
+TEST_P(AsconPaths, EveryTagAndLastBlockLength) {
+  const lwc::algorithm& a = *GetParam();
+  if (!a.is_aead()) GTEST_SKIP() << "not an AEAD";
+  std::mt19937_64 rng(11);
+  const bytes key = random_bytes(rng, a.key_size), nonce = random_bytes(rng, a.nonce_size);
+  for (std::size_t len = 0; len <= 2 * a.block_size + 1; ++len) {
+    const bytes ad = random_bytes(rng, (len * 7) % (2 * a.block_size + 2)),
+                pt = random_bytes(rng, len);
+    const aead_result full = run_aead(a, key, nonce, ad, pt, a.tag_size);
+    ASSERT_TRUE(full.ok);
+    ASSERT_EQ(full.pt, pt) << "length " << len;
+    for (std::size_t tag_len = a.min_tag_size; tag_len <= a.tag_size; ++tag_len) {
+      aead_result r = run_aead(a, key, nonce, ad, pt, tag_len);
+      ASSERT_TRUE(r.ok) << "length " << len << ", tag " << tag_len;
+      ASSERT_EQ(r.ct, full.ct);
+      ASSERT_EQ(r.tag, bytes(full.tag.begin(), full.tag.begin() + tag_len));
+      for (std::size_t i = 0; i < tag_len; ++i) {
+        r.tag[i] ^= 0x80;
+        bytes out(len, 0xaa);
+        EXPECT_FALSE(lwc::aead_decrypt_truncated(a, key, nonce, ad, r.ct, r.tag, out))
+            << "length " << len << ", tag " << tag_len << ", byte " << i;
+        EXPECT_EQ(out, bytes(len, 0));
+        r.tag[i] ^= 0x80;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, AsconPaths, ::testing::ValuesIn(ascon_algorithms()), param_name);
 
 // With LWC_FORCE_PORTABLE=1 (ctest's core_forced_portable entry) the portable path is in use,

@@ -146,49 +146,52 @@ class aead_algorithm
   // registers from the first p^12 to the tag, and the two p^12 use andn/rorx too. Every step
   // of the call is always_inline: a step left out of line is compiled once, for the baseline
   // target, and Clang (unlike GCC) did leave them out of line, so its BMI copy ran the
-  // baseline code with the state in memory between the steps.
+  // baseline code with the state in memory between the steps. The choice itself is inlined
+  // into the caller (one call, not two), and a build whose flags already allow BMI1/BMI2
+  // (-march=native on such a CPU) has no choice to make.
 
-  LWC_HD static constexpr void encrypt(const std::uint8_t* key, const std::uint8_t* second_key,
-                                       const std::uint8_t* nonce, const std::uint8_t* ad,
-                                       std::size_t ad_len, const std::uint8_t* pt,
-                                       std::size_t pt_len, std::uint8_t* ct, std::uint8_t* tag,
-                                       std::size_t tag_len) {
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void encrypt(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* pt, std::size_t pt_len,
+      std::uint8_t* ct, std::uint8_t* tag, std::size_t tag_len) {
     LWC_REQUIRE(tag_len >= min_tag_size && tag_len <= tag_size, "tag length out of range");
-#if LWC_X86_DISPATCH
+#if LWC_ASCON_BMI_COPIES
     if (!std::is_constant_evaluated() && detail::use_bmi2())
       return encrypt_bmi2(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len);
 #endif
-    encrypt_whole(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len);
+    encrypt_portable(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len);
   }
 
   // Returns true when the tag verifies. On false, all ct_len bytes of pt are zero.
-  [[nodiscard]] LWC_HD static constexpr bool decrypt(
+  [[nodiscard]] LWC_HD LWC_ALWAYS_INLINE static constexpr bool decrypt(
       const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
       const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
       const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
     LWC_REQUIRE(tag_len >= min_tag_size && tag_len <= tag_size, "tag length out of range");
-#if LWC_X86_DISPATCH
+#if LWC_ASCON_BMI_COPIES
     if (!std::is_constant_evaluated() && detail::use_bmi2())
       return decrypt_bmi2(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
 #endif
-    return decrypt_whole(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
+    return decrypt_portable(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
   }
 
  private:
-  // The one-shot calls on the code path already chosen (no dispatch inside).
+  // The one-shot calls on the code path already chosen (no dispatch inside). The state is a
+  // local whose address is never taken: the last, partial block of the associated data and of
+  // the message picks its state word by a branch on its (public) length, so every word has a
+  // constant index, and the tag is compared and written as words. The compilers then keep
+  // the state in registers from the nonce to the tag, with no copy of it in memory to wipe;
+  // the key's copy is in memory (it waits out the whole call) and is wiped.
   LWC_HD LWC_ALWAYS_INLINE static constexpr void encrypt_whole(
       const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
       const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* pt, std::size_t pt_len,
       std::uint8_t* ct, std::uint8_t* tag, std::size_t tag_len) {
-    state s{};
     detail::key_words k{};
-    std::size_t pos = 0;
-    init(s, k, key, nonce, second_key);
-    if (ad_len != 0) absorb_blocks<false>(s, pos, ad, ad_len);
-    close_ad(s, pos, ad_len != 0);
-    crypt_blocks<false, false>(s, pos, pt, pt_len, ct);
-    finish(s, pos, k, tag, tag_len);
-    wipe_object(s);
+    state s = start(k, key, nonce, second_key, ad, ad_len);
+    const std::size_t full = pt_len - pt_len % rate;
+    crypt_full_blocks<false>(s, pt, full, ct);
+    crypt_last_block<false>(s, pt + full, pt_len % rate, ct + full);
+    write_tag(tag_words(s, k), tag, tag_len);
     wipe_object(k);
   }
 
@@ -196,30 +199,38 @@ class aead_algorithm
       const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
       const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
       const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
-    state s{};
     detail::key_words k{};
-    std::size_t pos = 0;
-    init(s, k, key, nonce, second_key);
-    if (ad_len != 0) absorb_blocks<false>(s, pos, ad, ad_len);
-    close_ad(s, pos, ad_len != 0);
-    crypt_blocks<true, false>(s, pos, ct, ct_len, pt);
-    std::uint8_t expected[tag_size]{};
-    finish(s, pos, k, expected, tag_len);
-    const bool ok = ct_equal(expected, tag, tag_len);
-    // Word-wise: a byte loop is most of the call's time at 64 KiB when the compiler does not
-    // vectorize it (g++ -O2).
-    const std::uint8_t keep = ct_mask(ok);
-    const std::uint64_t keep_words = std::uint64_t{keep} * 0x0101010101010101;
-    std::size_t i = 0;
-    for (; ct_len - i >= 8; i += 8) store_le64(pt + i, load_le64(pt + i) & keep_words);
-    for (; i < ct_len; ++i) pt[i] &= keep;
-    wipe_object(expected);
-    wipe_object(s);
+    state s = start(k, key, nonce, second_key, ad, ad_len);
+    const std::size_t full = ct_len - ct_len % rate;
+    crypt_full_blocks<true>(s, ct, full, pt);
+    crypt_last_block<true>(s, ct + full, ct_len % rate, pt + full);
+    const std::uint64_t ok = tag_matches(tag_words(s, k), tag, tag_len);
     wipe_object(k);
-    return ok;
+    // Word-wise: a byte loop is most of the call's time at 64 KiB when the compiler does not
+    // vectorize it (g++ -O2). The mask goes through an empty asm statement: a compiler that
+    // knows it is 0 or all ones turns the AND into a branch on the tag check (Clang -O3
+    // copies the loop, one version per outcome).
+    const std::uint64_t keep = detail::pinned(0 - ok);
+    std::size_t i = 0;
+    for (; ct_len - i >= 8; i += 8) store_le64(pt + i, load_le64(pt + i) & keep);
+    for (; i < ct_len; ++i) pt[i] &= static_cast<std::uint8_t>(keep);
+    return ok != 0;
   }
 
-#if LWC_X86_DISPATCH
+  // The one-shot calls out of line: what the public calls choose between.
+  LWC_HD static constexpr void encrypt_portable(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* pt, std::size_t pt_len,
+      std::uint8_t* ct, std::uint8_t* tag, std::size_t tag_len) {
+    encrypt_whole(key, second_key, nonce, ad, ad_len, pt, pt_len, ct, tag, tag_len);
+  }
+  LWC_HD static constexpr bool decrypt_portable(
+      const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
+      const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* ct, std::size_t ct_len,
+      const std::uint8_t* tag, std::size_t tag_len, std::uint8_t* pt) {
+    return decrypt_whole(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
+  }
+#if LWC_ASCON_BMI_COPIES
   LWC_TARGET_BMI1_BMI2 static void encrypt_bmi2(
       const std::uint8_t* key, const std::uint8_t* second_key, const std::uint8_t* nonce,
       const std::uint8_t* ad, std::size_t ad_len, const std::uint8_t* pt, std::size_t pt_len,
@@ -233,6 +244,125 @@ class aead_algorithm
     return decrypt_whole(key, second_key, nonce, ad, ad_len, ct, ct_len, tag, tag_len, pt);
   }
 #endif
+
+  // Initialization and the whole associated data of a one-shot call, up to the domain
+  // separation; returns the state.
+  LWC_HD LWC_ALWAYS_INLINE static constexpr state start(detail::key_words& k,
+                                                       const std::uint8_t* key,
+                                                       const std::uint8_t* nonce,
+                                                       const std::uint8_t* second_key,
+                                                       const std::uint8_t* ad,
+                                                       std::size_t ad_len) {
+    state s{};
+    init(s, k, key, nonce, second_key);
+    if (ad_len != 0) {
+      const std::size_t full = ad_len - ad_len % rate;
+      absorb_full_blocks(s, ad, full);
+      absorb_last_block(s, ad + full, ad_len % rate);
+      permute<Params::rounds>(s);
+    }
+    s.x[4] ^= lanes::dsep;
+    return s;
+  }
+
+  // The last block of a one-shot call, n < rate bytes (none possibly), as rate / 8 words: the
+  // input (zero beyond its n bytes), the bytes it covers and the padding. Only the loads
+  // branch (on the public length); the state words are then updated with constant indices
+  // alike whatever n is, which keeps the compilers from picking a word through memory.
+  struct last_block {
+    std::uint64_t in[2], covered[2], pad[2];
+  };
+  LWC_HD LWC_ALWAYS_INLINE static constexpr last_block read_last_block(const std::uint8_t* in,
+                                                                       std::size_t n) {
+    constexpr std::uint64_t all = ~std::uint64_t{0};
+    last_block b{{0, 0}, {0, 0}, {0, 0}};
+    if (rate == 16 && n >= 8) {
+      b.in[0] = lanes::load(in);
+      b.covered[0] = all;
+      b.in[1] = lanes::load_partial(in + 8, n - 8);
+      b.covered[1] = lanes::first_bytes(all, n - 8);
+      b.pad[1] = lanes::pad(n - 8);
+    } else {
+      b.in[0] = lanes::load_partial(in, n);
+      b.covered[0] = lanes::first_bytes(all, n);
+      b.pad[0] = lanes::pad(n);
+    }
+    return b;
+  }
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void absorb_last_block(state& s,
+                                                                   const std::uint8_t* in,
+                                                                   std::size_t n) {
+    const last_block b = read_last_block(in, n);
+    LWC_UNROLL for (std::size_t w = 0; w < rate / 8; ++w) s.x[w] ^= b.in[w] ^ b.pad[w];
+  }
+  // Encryption outputs state ^ pt and absorbs pt; decryption outputs state ^ ct and the
+  // ciphertext bytes replace the state's.
+  template <bool Decrypt>
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void crypt_last_block(state& s,
+                                                                  const std::uint8_t* in,
+                                                                  std::size_t n,
+                                                                  std::uint8_t* out) {
+    const last_block b = read_last_block(in, n);
+    std::uint64_t o[2]{};
+    LWC_UNROLL for (std::size_t w = 0; w < rate / 8; ++w) {
+      o[w] = s.x[w] ^ b.in[w];
+      s.x[w] = (Decrypt ? b.in[w] | (s.x[w] & ~b.covered[w]) : o[w]) ^ b.pad[w];
+    }
+    if (rate == 16 && n >= 8) {
+      lanes::store(out, o[0]);
+      lanes::store_partial(out + 8, o[1], n - 8);
+    } else {
+      lanes::store_partial(out, o[0], n);
+    }
+  }
+
+  // The finalization after the padded last block: the tag as the two words x3, x4.
+  struct tag_pair {
+    std::uint64_t t0, t1;
+  };
+  LWC_HD LWC_ALWAYS_INLINE static constexpr tag_pair tag_words(state& s,
+                                                              const detail::key_words& k) {
+    if constexpr (key_size == 20) {
+      s.x[1] ^= k.k0 << 32 | k.k1 >> 32;
+      s.x[2] ^= k.k1 << 32 | k.k2 >> 32;
+      s.x[3] ^= k.k2 << 32;
+    } else {
+      s.x[rate / 8] ^= k.k1;
+      s.x[rate / 8 + 1] ^= k.k2;
+    }
+    permute<12>(s);
+    return {s.x[3] ^ k.k1, s.x[4] ^ k.k2};
+  }
+  // The first tag_len bytes of the tag.
+  LWC_HD LWC_ALWAYS_INLINE static constexpr void write_tag(const tag_pair& t, std::uint8_t* tag,
+                                                           std::size_t tag_len) {
+    if (tag_len == tag_size) {
+      lanes::store(tag, t.t0);
+      lanes::store(tag + 8, t.t1);
+    } else if (tag_len >= 8) {
+      lanes::store(tag, t.t0);
+      lanes::store_partial(tag + 8, t.t1, tag_len - 8);
+    } else {
+      lanes::store_partial(tag, t.t0, tag_len);
+    }
+  }
+  // 1 when the first tag_len bytes of t equal `tag`, else 0: every byte is compared whatever
+  // the data (the branches are on the public tag length only).
+  LWC_HD LWC_ALWAYS_INLINE static constexpr std::uint64_t tag_matches(const tag_pair& t,
+                                                                      const std::uint8_t* tag,
+                                                                      std::size_t tag_len) {
+    std::uint64_t diff;
+    if (tag_len == tag_size) {
+      diff = (t.t0 ^ lanes::load(tag)) | (t.t1 ^ lanes::load(tag + 8));
+    } else if (tag_len >= 8) {
+      diff = (t.t0 ^ lanes::load(tag)) |
+             (lanes::first_bytes(t.t1, tag_len - 8) ^ lanes::load_partial(tag + 8, tag_len - 8));
+    } else {
+      diff = lanes::first_bytes(t.t0, tag_len) ^ lanes::load_partial(tag, tag_len);
+    }
+    // The top bit of diff | -diff is set exactly when diff is not zero.
+    return ((diff | (0 - diff)) >> 63) ^ 1;
+  }
 
   LWC_HD LWC_ALWAYS_INLINE static constexpr void init(state& s, detail::key_words& k,
                                                       const std::uint8_t* key,
@@ -259,10 +389,8 @@ class aead_algorithm
     s.x[4] ^= k.k2;
   }
 
-  // XORs n bytes into the rate, permuting after each full block. Dispatch: whether the full
-  // blocks may switch to their BMI copy (the incremental encryptor), or run on the code path
-  // the caller is already on (the one-shot calls).
-  template <bool Dispatch = true>
+  // The incremental encryptor's steps. XORs n bytes into the rate, permuting after each full
+  // block; the full blocks run in their BMI copy where there is one.
   LWC_HD LWC_ALWAYS_INLINE static constexpr void absorb_blocks(state& st, std::size_t& pos,
                                                                const std::uint8_t* in,
                                                                std::size_t n) {
@@ -276,8 +404,8 @@ class aead_algorithm
     }
     if (n >= rate) {
       const std::size_t full = n - n % rate;
-#if LWC_X86_DISPATCH
-      if (Dispatch && !std::is_constant_evaluated() && detail::use_bmi2())
+#if LWC_ASCON_BMI_COPIES
+      if (!std::is_constant_evaluated() && detail::use_bmi2())
         absorb_full_blocks_bmi2(st, in, full);
       else
 #endif
@@ -300,7 +428,7 @@ class aead_algorithm
     }
     st = s;
   }
-#if LWC_X86_DISPATCH
+#if LWC_ASCON_BMI_COPIES
   LWC_TARGET_BMI1_BMI2 static void absorb_full_blocks_bmi2(state& st, const std::uint8_t* in,
                                                            std::size_t n) {
     absorb_full_blocks(st, in, n);
@@ -320,7 +448,7 @@ class aead_algorithm
 
   // Duplexes n message bytes. The state always absorbs the plaintext; encryption outputs
   // state ^ pt, decryption outputs state ^ ct and then absorbs that plaintext.
-  template <bool Decrypt, bool Dispatch = true>
+  template <bool Decrypt>
   LWC_HD LWC_ALWAYS_INLINE static constexpr void crypt_blocks(state& st, std::size_t& pos,
                                                               const std::uint8_t* in,
                                                               std::size_t n, std::uint8_t* out) {
@@ -336,8 +464,8 @@ class aead_algorithm
     }
     if (n >= rate) {
       const std::size_t full = n - n % rate;
-#if LWC_X86_DISPATCH
-      if (Dispatch && !std::is_constant_evaluated() && detail::use_bmi2())
+#if LWC_ASCON_BMI_COPIES
+      if (!std::is_constant_evaluated() && detail::use_bmi2())
         crypt_full_blocks_bmi2<Decrypt>(st, in, full, out);
       else
 #endif
@@ -376,7 +504,7 @@ class aead_algorithm
     }
     st = s;
   }
-#if LWC_X86_DISPATCH
+#if LWC_ASCON_BMI_COPIES
   template <bool Decrypt>
   LWC_TARGET_BMI1_BMI2 static void crypt_full_blocks_bmi2(state& st, const std::uint8_t* in,
                                                           std::size_t n, std::uint8_t* out) {
@@ -384,27 +512,13 @@ class aead_algorithm
   }
 #endif
 
-  // Pads the last message block, runs the finalization and writes tag_len tag bytes.
+  // The incremental encryptor's end: pads the last message block at pos, runs the
+  // finalization and writes tag_len tag bytes.
   LWC_HD LWC_ALWAYS_INLINE static constexpr void finish(state& s, std::size_t pos,
                                                         const detail::key_words& k,
                                                         std::uint8_t* tag, std::size_t tag_len) {
     s.x[pos / 8] ^= lanes::pad(pos % 8);
-    if constexpr (key_size == 20) {
-      s.x[1] ^= k.k0 << 32 | k.k1 >> 32;
-      s.x[2] ^= k.k1 << 32 | k.k2 >> 32;
-      s.x[3] ^= k.k2 << 32;
-    } else {
-      s.x[rate / 8] ^= k.k1;
-      s.x[rate / 8 + 1] ^= k.k2;
-    }
-    permute<12>(s);
-    s.x[3] ^= k.k1;
-    s.x[4] ^= k.k2;
-    std::uint8_t full[16]{};
-    lanes::store(full, s.x[3]);
-    lanes::store(full + 8, s.x[4]);
-    for (std::size_t i = 0; i < tag_len; ++i) tag[i] = full[i];
-    wipe_object(full);
+    write_tag(tag_words(s, k), tag, tag_len);
   }
 };
 

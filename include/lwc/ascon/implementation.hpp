@@ -7,6 +7,15 @@
 
 #include "../common/cpu_dispatch.hpp"
 
+// Whether those copies exist: not where the consumer's flags already allow BMI1/BMI2
+// (-march=native on such a CPU), since the portable code is then that copy and choosing
+// between the two would only cost a call.
+#if LWC_X86_DISPATCH && !(defined(__BMI__) && defined(__BMI2__))
+#define LWC_ASCON_BMI_COPIES 1
+#else
+#define LWC_ASCON_BMI_COPIES 0
+#endif
+
 namespace lwc::ascon {
 
 enum class implementation : int { portable = 1, bmi2 = 2 };

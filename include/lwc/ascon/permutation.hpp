@@ -122,6 +122,43 @@ LWC_HD LWC_ALWAYS_INLINE constexpr void permute(state& s) {
 #endif
 }
 
+namespace detail {
+
+// n < 8 bytes at p as the first n bytes of a state word (zero beyond them), or the first n
+// bytes of x stored at p: in pieces of 4, 2 and 1 bytes, at most three branches on n instead
+// of a loop of n steps (which compilers turn into vector code with a long set-up).
+template <class Lanes>
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint64_t load_partial_word(const std::uint8_t* p,
+                                                                   std::size_t n) {
+  std::uint64_t x = 0;
+  std::size_t i = 0;
+  if (n & 4) {
+    for (; i < 4; ++i) x |= std::uint64_t{p[i]} << Lanes::shift(i);
+  }
+  if (n & 2) {
+    x |= std::uint64_t{p[i]} << Lanes::shift(i) | std::uint64_t{p[i + 1]} << Lanes::shift(i + 1);
+    i += 2;
+  }
+  if (n & 1) x |= std::uint64_t{p[i]} << Lanes::shift(i);
+  return x;
+}
+template <class Lanes>
+LWC_HD LWC_ALWAYS_INLINE constexpr void store_partial_word(std::uint8_t* p, std::uint64_t x,
+                                                           std::size_t n) {
+  std::size_t i = 0;
+  if (n & 4) {
+    for (; i < 4; ++i) p[i] = static_cast<std::uint8_t>(x >> Lanes::shift(i));
+  }
+  if (n & 2) {
+    p[i] = static_cast<std::uint8_t>(x >> Lanes::shift(i));
+    p[i + 1] = static_cast<std::uint8_t>(x >> Lanes::shift(i + 1));
+    i += 2;
+  }
+  if (n & 1) p[i] = static_cast<std::uint8_t>(x >> Lanes::shift(i));
+}
+
+}  // namespace detail
+
 // How a mode maps bytes onto state words. Byte i of a rate block lives in word i / 8 at bit
 // offset shift(i % 8); pad(n) is the padding bit after n bytes of a word; dsep is the
 // domain-separation bit XORed into x4 between associated data and message.
@@ -135,7 +172,18 @@ struct little_endian_lanes {
   LWC_HD static constexpr void store(std::uint8_t* p, std::uint64_t x, std::size_t n) {
     store_le(p, x, n);
   }
+  // The same for n < 8, in at most three pieces.
+  LWC_HD static constexpr std::uint64_t load_partial(const std::uint8_t* p, std::size_t n) {
+    return detail::load_partial_word<little_endian_lanes>(p, n);
+  }
+  LWC_HD static constexpr void store_partial(std::uint8_t* p, std::uint64_t x, std::size_t n) {
+    detail::store_partial_word<little_endian_lanes>(p, x, n);
+  }
   LWC_HD static constexpr std::uint64_t pad(std::size_t n) { return std::uint64_t{1} << (8 * n); }
+  // x with all but its first n (0..8) bytes cleared.
+  LWC_HD static constexpr std::uint64_t first_bytes(std::uint64_t x, std::size_t n) {
+    return n >= 8 ? x : x & ((std::uint64_t{1} << (8 * n)) - 1);
+  }
   static constexpr std::uint64_t dsep = std::uint64_t{1} << 63;
 };
 
@@ -151,8 +199,17 @@ struct big_endian_lanes {
   LWC_HD static constexpr void store(std::uint8_t* p, std::uint64_t x, std::size_t n) {
     store_be(p, x, n);
   }
+  LWC_HD static constexpr std::uint64_t load_partial(const std::uint8_t* p, std::size_t n) {
+    return detail::load_partial_word<big_endian_lanes>(p, n);
+  }
+  LWC_HD static constexpr void store_partial(std::uint8_t* p, std::uint64_t x, std::size_t n) {
+    detail::store_partial_word<big_endian_lanes>(p, x, n);
+  }
   LWC_HD static constexpr std::uint64_t pad(std::size_t n) {
     return std::uint64_t{0x80} << (56 - 8 * n);
+  }
+  LWC_HD static constexpr std::uint64_t first_bytes(std::uint64_t x, std::size_t n) {
+    return n >= 8 ? x : x & ~(~std::uint64_t{0} >> (8 * n));
   }
   static constexpr std::uint64_t dsep = 1;
 };

@@ -45,7 +45,7 @@ class sponge {
   LWC_HD constexpr explicit sponge(const std::uint8_t* key16) {
     static_assert(Params::keyed);
     s_ = state{{Params::iv, lanes::load(key16), lanes::load(key16 + 8), 0, 0}};
-#if LWC_X86_DISPATCH
+#if LWC_ASCON_BMI_COPIES
     if (!std::is_constant_evaluated() && use_bmi2()) {
       permute12_bmi2(s_);
       return;
@@ -63,7 +63,7 @@ class sponge {
   // chosen once per call.
   LWC_HD constexpr void absorb(const std::uint8_t* in, std::size_t n) {
     LWC_REQUIRE(!squeezing_, "absorb after squeeze");
-#if LWC_X86_DISPATCH
+#if LWC_ASCON_BMI_COPIES
     if (!std::is_constant_evaluated() && use_bmi2()) return absorb_bmi2(in, n);
 #endif
     absorb_here(in, n);
@@ -78,22 +78,23 @@ class sponge {
   }
 
   LWC_HD constexpr void squeeze(std::uint8_t* out, std::size_t n) {
-#if LWC_X86_DISPATCH
+#if LWC_ASCON_BMI_COPIES
     if (!std::is_constant_evaluated() && use_bmi2()) return squeeze_bmi2(out, n);
 #endif
     squeeze_here(out, n);
   }
 
-  // absorb(in, n) then squeeze(out, m) in one call: one choice of code path, and the state
-  // stays in registers from the input to the output (one-shot hashing and MACs).
-  LWC_HD constexpr void absorb_and_squeeze(const std::uint8_t* in, std::size_t n,
-                                           std::uint8_t* out, std::size_t m) {
+  // absorb(in, n) then squeeze(out, m) in one call: one choice of code path, made in the
+  // caller, and the state stays in registers from the input to the output (one-shot hashing
+  // and MACs).
+  LWC_HD LWC_ALWAYS_INLINE constexpr void absorb_and_squeeze(const std::uint8_t* in,
+                                                             std::size_t n, std::uint8_t* out,
+                                                             std::size_t m) {
     LWC_REQUIRE(!squeezing_, "absorb after squeeze");
-#if LWC_X86_DISPATCH
+#if LWC_ASCON_BMI_COPIES
     if (!std::is_constant_evaluated() && use_bmi2()) return absorb_and_squeeze_bmi2(in, n, out, m);
 #endif
-    absorb_here(in, n);
-    squeeze_here(out, m);
+    absorb_and_squeeze_portable(in, n, out, m);
   }
 
  private:
@@ -114,6 +115,50 @@ class sponge {
       n -= full;
     }
     for (; n != 0; --n) xor_byte<lanes>(s_, pos_++, *in++);
+  }
+
+  // absorb_here(in, n) then squeeze_here(out, m). From a fresh block (the one-shot forms),
+  // the state is a local from the first input block to the last output block, and the last
+  // input block and the last output block address their words with constant indices (a
+  // branch on the public lengths picks what each word gets), so the state never goes through
+  // memory.
+  LWC_HD LWC_ALWAYS_INLINE constexpr void absorb_and_squeeze_here(const std::uint8_t* in,
+                                                                  std::size_t n,
+                                                                  std::uint8_t* out,
+                                                                  std::size_t m) {
+    if (pos_ != 0) {
+      absorb_here(in, n);
+      squeeze_here(out, m);
+      return;
+    }
+    state s = s_;
+    const std::size_t full = n - n % in_rate;
+    absorb_blocks(s, in, full);
+    in += full;
+    n -= full;
+    LWC_UNROLL for (std::size_t w = 0; w < in_rate / 8; ++w) {
+      if (n >= 8 * w + 8) {
+        s.x[w] ^= lanes::load(in + 8 * w);
+      } else if (n >= 8 * w) {
+        s.x[w] ^= lanes::load_partial(in + 8 * w, n - 8 * w) ^ lanes::pad(n - 8 * w);
+      }
+    }
+    if constexpr (Params::keyed) s.x[4] ^= lanes::dsep;
+    permute<12>(s);
+    for (; m > out_rate; m -= out_rate, out += out_rate) {
+      LWC_UNROLL for (std::size_t w = 0; w < out_rate / 8; ++w) lanes::store(out + 8 * w, s.x[w]);
+      permute<Params::squeeze_rounds>(s);
+    }
+    LWC_UNROLL for (std::size_t w = 0; w < out_rate / 8; ++w) {
+      if (m >= 8 * w + 8) {
+        lanes::store(out + 8 * w, s.x[w]);
+      } else if (m > 8 * w) {
+        lanes::store_partial(out + 8 * w, s.x[w], m - 8 * w);
+      }
+    }
+    s_ = s;
+    pos_ = m;  // bytes of the current output block already read (out_rate: a whole block)
+    squeezing_ = true;
   }
 
   LWC_HD LWC_ALWAYS_INLINE constexpr void squeeze_here(std::uint8_t* out, std::size_t n) {
@@ -139,6 +184,11 @@ class sponge {
     pos_ = pos;
   }
 
+  LWC_HD constexpr void absorb_and_squeeze_portable(const std::uint8_t* in, std::size_t n,
+                                                    std::uint8_t* out, std::size_t m) {
+    absorb_and_squeeze_here(in, n, out, m);
+  }
+
   // Whole blocks (n a multiple of the rate), with the state held in locals.
   LWC_HD LWC_ALWAYS_INLINE static constexpr void absorb_blocks(state& st, const std::uint8_t* in,
                                                                std::size_t n) {
@@ -149,7 +199,7 @@ class sponge {
     }
     st = s;
   }
-#if LWC_X86_DISPATCH
+#if LWC_ASCON_BMI_COPIES
   LWC_TARGET_BMI1_BMI2 void absorb_bmi2(const std::uint8_t* in, std::size_t n) {
     absorb_here(in, n);
   }
@@ -158,8 +208,7 @@ class sponge {
   }
   LWC_TARGET_BMI1_BMI2 void absorb_and_squeeze_bmi2(const std::uint8_t* in, std::size_t n,
                                                    std::uint8_t* out, std::size_t m) {
-    absorb_here(in, n);
-    squeeze_here(out, m);
+    absorb_and_squeeze_here(in, n, out, m);
   }
   LWC_TARGET_BMI1_BMI2 static void permute12_bmi2(state& s) { permute<12>(s); }
 #endif
