@@ -159,29 +159,22 @@ struct lane_cursors {
   // line below Rate), which for a rate that divides 64 is the step at the line's start, and for
   // 24 or 40 bytes (Xoodyak, Schwaemm192-192, Ascon-MAC-a) every line still gets its turn.
   static constexpr bool new_line(size_t off) { return off % 64 < Rate; }
+  template <bool Output = true>
   LWC_SIMD_INLINE void prefetch(size_t off) const {
 #if defined(__GNUC__) || defined(__clang__)
     if (!new_line(off)) return;
     for (size_t j = 0; j < N; ++j) {
       __builtin_prefetch(reinterpret_cast<const void*>(src[j] + off + ahead[j]), prefetch_read,
                          prefetch_level2);
-      __builtin_prefetch(reinterpret_cast<const void*>(dst[j] + off / Rate * OutRate + ahead[j]),
-                         prefetch_read, prefetch_level2);
+      if constexpr (Output)
+        __builtin_prefetch(reinterpret_cast<const void*>(dst[j] + off / Rate * OutRate + ahead[j]),
+                           prefetch_read, prefetch_level2);
     }
 #else
     (void)off;
 #endif
   }
-  LWC_SIMD_INLINE void prefetch_input(size_t off) const {
-#if defined(__GNUC__) || defined(__clang__)
-    if (!new_line(off)) return;
-    for (size_t j = 0; j < N; ++j)
-      __builtin_prefetch(reinterpret_cast<const void*>(src[j] + off + ahead[j]), prefetch_read,
-                         prefetch_level2);
-#else
-    (void)off;
-#endif
-  }
+  LWC_SIMD_INLINE void prefetch_input(size_t off) const { prefetch<false>(off); }
   LWC_SIMD_INLINE const u8* src_ptr(size_t j) const { return reinterpret_cast<const u8*>(src[j]); }
   LWC_SIMD_INLINE u8* dst_ptr(size_t j) const { return reinterpret_cast<u8*>(dst[j]); }
 };

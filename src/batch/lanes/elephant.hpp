@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Elephant v2 in lanes, all three instances (Dumbo: Spongent-pi[160], Jumbo: Spongent-pi[176],
-// Delirium: Keccak-f[200]): the permutation calls of many jobs bitsliced together. Included by lane_kernels.hpp inside the backend's namespace, so everything here
-// is compiled with that backend's instruction set and stays in it; nothing of the
-// single-message core (include/lwc/elephant/) is called, only its mode and permutation are
-// restated.
+// Delirium: Keccak-f[200]): the permutation calls of many jobs bitsliced together. Included by
+// lane_kernels.hpp inside the backend's namespace, so everything here is compiled with that
+// backend's instruction set and stays in it; nothing of the single-message core
+// (include/lwc/elephant/) is called, only its mode and permutation are restated.
 //
 // Every call of the permutation in Elephant is independent of the others of its job except
 // through three waves: the key expansion comes first (every mask is derived from it), then
@@ -19,7 +19,8 @@
 //
 // Where the single-message core bitslices the calls of one message (up to 256 with AVX2),
 // short messages have too few calls to fill a batch and run one call at a time; here every
-// batch is full whatever the lengths.
+// batch is full whatever the lengths. The call queue is the engine here; claiming jobs, the
+// tag check, wiping and the engine's home on the heap are engine.hpp's.
 #pragma once
 
 #include <bit>
@@ -35,11 +36,6 @@
 #endif
 
 namespace lwc::simd::LWC_SIMD_NS::eng::elephant_lanes {
-
-using std::size_t;
-using u8 = std::uint8_t;
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
 
 // ---- blocks (as include/lwc/elephant/block.hpp): byte i in bits 8 (i % 8) of w[i / 8] ------
 
@@ -110,7 +106,7 @@ struct keccak200 {
     for (unsigned r = 0; r < rounds; ++r) {
       W c[40], d[40];
       for (unsigned i = 0; i < 40; ++i)
-        c[i] = V_xor5(s[i], s[i + 40], s[i + 80], s[i + 120], s[i + 160]);
+        c[i] = W::xor3(W::xor3(s[i], s[i + 40], s[i + 80]), s[i + 120], s[i + 160]);
       for (unsigned x = 0; x < 5; ++x) {
         const unsigned xm = 8 * ((x + 4) % 5), xp = 8 * ((x + 1) % 5);
         d[8 * x] = c[xm] ^ c[xp + 7];
@@ -129,10 +125,6 @@ struct keccak200 {
       for (unsigned z = 0; z < 8; ++z)
         if (rc >> z & 1) s[z] = W::not_(s[z]);  // public constant
     }
-  }
-  template <class W>
-  LWC_SIMD_INLINE static W V_xor5(const W& a, const W& b, const W& c, const W& d, const W& e) {
-    return W::xor3(W::xor3(a, b, c), d, e);
   }
 };
 
@@ -263,8 +255,7 @@ class engine {
   static constexpr size_t words = (perm::bits + 63) / 64;
 
   enum kind : u8 { k_expand, k_keystream, k_auth, k_tag };
-  enum phase : u8 { p_free, p_expand, p_expanding, p_data, p_cipher_auth, p_wait, p_tag,
-                    p_tagging };
+  enum phase : u8 { p_free, p_expand, p_data, p_cipher_auth, p_tag };
 
   struct call {
     block post;  // added to the permutation's output
@@ -280,7 +271,6 @@ class engine {
     size_t j;          // next block index to emit
     size_t end;        // blocks this phase emits
     size_t blocks_m, blocks_c, blocks_a;
-    size_t pending;    // calls in flight
     phase ph;
   };
 
@@ -301,14 +291,12 @@ class engine {
       start_jobs();
       n_ = 0;
       for (size_t s = 0; s < slots && n_ < calls; ++s) emit(s);
-      if (n_ == 0) {
-        // A job whose phase had no call to make (no message block to encrypt, say) moves on.
-        if (active_ == 0) break;
-        for (size_t s = 0; s < slots; ++s) advance(s);
-        continue;
+      if (n_ == 0 && active_ == 0) break;
+      // With no call to make (no message block to encrypt, say) a job still moves on.
+      if (n_ != 0) {
+        permute_batch();
+        for (size_t i = 0; i < n_; ++i) settle(i);
       }
-      permute_batch();
-      for (size_t i = 0; i < n_; ++i) settle(i);
       for (size_t s = 0; s < slots; ++s) advance(s);
     }
   }
@@ -327,14 +315,12 @@ class engine {
 
   // Block i of the padded stream nonce || ad || 0x01 || 0*.
   static block ad_block(const aead_desc& d, size_t i) {
-    u8 buf[B] = {};
+    block b{};
     size_t n = 0;
     const size_t start = i * B;  // position in nonce || ad
     for (size_t k = start; k < start + B && k < nonce_bytes + d.ad_len; ++k, ++n)
-      buf[k - start] = k < nonce_bytes ? d.nonce[k] : d.ad[k - nonce_bytes];
-    if (n < B) buf[n] = 1;
-    const block b = load_block(buf, B);
-    wipe_bytes(buf, B);
+      b.w[n / 8] |= u64{k < nonce_bytes ? d.nonce[k] : d.ad[k - nonce_bytes]} << (8 * (n % 8));
+    if (n < B) b.w[n / 8] |= u64{1} << (8 * (n % 8));
     return b;
   }
   // Block i of the padded stream s || 0x01 || 0*.
@@ -345,31 +331,22 @@ class engine {
     if (n < B) b.w[n / 8] |= u64{1} << (8 * (n % 8));
     return b;
   }
-  static void wipe_bytes(u8* p, size_t n) {
-    volatile u8* v = p;
-    for (size_t i = 0; i < n; ++i) v[i] = 0;
-  }
 
   void start_jobs() {
     for (size_t s = 0; s < slots; ++s) {
       if (jobs_[s].ph != p_free) continue;
       if (pend_i_ == pend_n_) {
         if (exhausted_) return;
-        size_t first = 0;
-        pend_n_ = t_.claim(t_.claim_ctx, sizeof pend_ / sizeof pend_[0], &first);
+        pend_n_ = claim_jobs(t_, sizeof pend_ / sizeof pend_[0], pend_);
         pend_i_ = 0;
-        if (pend_n_ == 0) {
-          exhausted_ = true;
-          return;
-        }
-        t_.fetch(t_.ctx, first, pend_n_, pend_);
+        exhausted_ = pend_n_ == 0;
+        if (exhausted_) return;
       }
       job& jb = jobs_[s];
       jb.d = pend_[pend_i_++];
       jb.blocks_m = (jb.d.len + B - 1) / B;
       jb.blocks_c = jb.d.len / B + 1;
       jb.blocks_a = (nonce_bytes + jb.d.ad_len) / B + 1;
-      jb.pending = 0;
       jb.ph = p_expand;
       ++active_;
     }
@@ -383,18 +360,15 @@ class engine {
     c.index = static_cast<u32>(index);
     c.what = what;
     ++n_;
-    ++jobs_[s].pending;
   }
 
   // The calls job s can make now, as many as the batch has room for.
   void emit(size_t s) {
     job& jb = jobs_[s];
     switch (jb.ph) {
-      case p_expand: {
+      case p_expand:  // settle() moves the job on: every call returns within its round
         push(s, load_block(jb.d.key, 16), block{}, k_expand, 0);
-        jb.ph = p_expanding;
         return;
-      }
       case p_data:
         // Block j: its keystream call, its ciphertext call when decrypting (the ciphertext is
         // the input), its associated-data call (j >= 1).
@@ -408,7 +382,8 @@ class engine {
             const block mask = xor_of(jb.m0, jb.m2);
             push(s, xor_of(stream_block(jb.d.in, jb.d.len, j), mask), mask, k_auth, j);
           }
-          if (j != 0 && j < jb.blocks_a) push(s, xor_of(ad_block(jb.d, j), jb.m0), jb.m0, k_auth, j);
+          if (j != 0 && j < jb.blocks_a)
+            push(s, xor_of(ad_block(jb.d, j), jb.m0), jb.m0, k_auth, j);
           next_block(jb);
         }
         return;
@@ -421,7 +396,6 @@ class engine {
         return;
       case p_tag:
         push(s, xor_of(jb.acc, jb.expanded), jb.expanded, k_tag, 0);
-        jb.ph = p_tagging;
         return;
       default:
         return;
@@ -441,28 +415,18 @@ class engine {
     jb.j = 0;
   }
 
-  // The next phase of job s once its calls have returned.
+  // The next phase of job s once its calls have returned: the ciphertext's authentication
+  // when encrypting (its blocks exist now), then the tag.
   void advance(size_t s) {
     job& jb = jobs_[s];
-    if (jb.pending != 0) return;
-    switch (jb.ph) {
-      case p_data:
-        if (jb.j < jb.end) return;
-        if (!Decrypt) {
-          restart_masks(jb);
-          jb.end = jb.blocks_c;
-          jb.ph = p_cipher_auth;
-        } else {
-          jb.ph = p_tag;
-        }
-        return;
-      case p_cipher_auth:
-        if (jb.j < jb.end) return;
-        jb.ph = p_tag;
-        return;
-      default:
-        return;
+    if ((jb.ph != p_data && jb.ph != p_cipher_auth) || jb.j < jb.end) return;
+    if (Decrypt || jb.ph == p_cipher_auth) {
+      jb.ph = p_tag;
+      return;
     }
+    restart_masks(jb);
+    jb.end = jb.blocks_c;
+    jb.ph = p_cipher_auth;
   }
 
   void settle(size_t i) {
@@ -471,7 +435,6 @@ class engine {
     block out;
     for (size_t q = 0; q < 4; ++q) out.w[q] = q < words ? rows_[q][i % 64][i / 64] : 0;
     xor_into(out, c.post);
-    --jb.pending;
     switch (c.what) {
       case k_expand: {
         jb.expanded = out;
@@ -550,55 +513,26 @@ class engine {
 template <class V>
 concept wide_enough = half_of<V>::type::lanes >= 4;
 
-// An engine holds its queue and transposition buffers (about 150 KB), so it lives on the heap.
-// Owned here rather than by std::unique_ptr: that template's members would be instantiated in
-// namespace std, outside this backend's namespace, and compiled with its instruction set (the
-// backend symbol check refuses them in unoptimized builds, where they are not inlined).
-template <class E>
-class heap_engine {
- public:
-  explicit heap_engine(const aead_task& t) : e_(new E(t)) {}
-  ~heap_engine() { delete e_; }
-  heap_engine(const heap_engine&) = delete;
-  heap_engine& operator=(const heap_engine&) = delete;
-  E* operator->() const noexcept { return e_; }
-
- private:
-  E* e_;
-};
-
-template <class V, class P>
-void run(const aead_task& t) {
-  if (t.decrypt) {
-    heap_engine<engine<V, P, true>> e(t);
-    e->run();
-  } else {
-    heap_engine<engine<V, P, false>> e(t);
-    e->run();
+// The lane kernel of instance P.
+template <class P>
+struct kernel {
+  template <lane_vector V>
+    requires wide_enough<V>
+  static void aead(const aead_task& t) {
+    run_aead_engine<engine<V, P, false>, engine<V, P, true>>(t);
   }
-}
+};
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng::elephant_lanes
 
 namespace lwc::simd::LWC_SIMD_NS::eng {
 
 template <>
-struct lane_kernel<lwc::elephant::elephant_dumbo> {
-  template <lane_vector V>
-    requires elephant_lanes::wide_enough<V>
-  static void aead(const aead_task& t) { elephant_lanes::run<V, elephant_lanes::dumbo>(t); }
-};
+struct lane_kernel<elephant::elephant_dumbo> : elephant_lanes::kernel<elephant_lanes::dumbo> {};
 template <>
-struct lane_kernel<lwc::elephant::elephant_jumbo> {
-  template <lane_vector V>
-    requires elephant_lanes::wide_enough<V>
-  static void aead(const aead_task& t) { elephant_lanes::run<V, elephant_lanes::jumbo>(t); }
-};
+struct lane_kernel<elephant::elephant_jumbo> : elephant_lanes::kernel<elephant_lanes::jumbo> {};
 template <>
-struct lane_kernel<lwc::elephant::elephant_delirium> {
-  template <lane_vector V>
-    requires elephant_lanes::wide_enough<V>
-  static void aead(const aead_task& t) { elephant_lanes::run<V, elephant_lanes::delirium>(t); }
-};
+struct lane_kernel<elephant::elephant_delirium>
+    : elephant_lanes::kernel<elephant_lanes::delirium> {};
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng

@@ -47,6 +47,12 @@
 //   void idle(size_t j)                                  lane j has no job left
 //   void wipe_scratch()                                  wipes the family's own buffers
 // Lengths decide every branch and index here; keys, data, states and tag verdicts never do.
+//
+// Two families drive their own queue and share only the pieces below (settle_tag, claim_jobs,
+// run_aead_engine): Acorn, whose lanes walk staged segments under per-byte phase masks (on
+// scheduler.hpp directly), and Elephant, whose unit of work is a permutation call, not a job in
+// a lane: a job makes up to thousands of independent calls in three waves, bitsliced 64 x
+// W::lanes calls at a time, so no state stays in a lane from one step to the next.
 #pragma once
 
 #include <cstddef>
@@ -94,15 +100,16 @@ LWC_SIMD_INLINE void settle_tag(const aead_task& t, const aead_desc& d, const u8
 }
 
 template <class Task>
-struct desc_of;
-template <>
-struct desc_of<aead_task> {
-  using type = aead_desc;
-};
-template <>
-struct desc_of<sponge_task> {
-  using type = sponge_desc;
-};
+using desc_t = std::conditional_t<std::is_same_v<Task, aead_task>, aead_desc, sponge_desc>;
+
+// Claims up to max jobs of the task and copies their descriptors to out; how many (0: none left).
+template <class Task>
+size_t claim_jobs(const Task& t, size_t max, desc_t<Task>* out) {
+  size_t first = 0;
+  const size_t m = t.claim(t.claim_ctx, max, &first);
+  if (m != 0) t.fetch(t.ctx, first, m, out);
+  return m;
+}
 
 template <class F>
 class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
@@ -110,7 +117,7 @@ class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
   using V = typename F::vector;
   using word = typename F::word;
   using task = typename F::task;
-  using desc = typename desc_of<task>::type;
+  using desc = desc_t<task>;
   static constexpr bool aead = std::is_same_v<task, aead_task>;
   static constexpr size_t N = V::lanes;
   static constexpr size_t words = F::words;
@@ -235,10 +242,8 @@ class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
 
   // Claims up to N jobs and starts them together.
   bool start_group() {
-    size_t first = 0;
-    const size_t m = t_.claim(t_.claim_ctx, N, &first);
+    const size_t m = claim_jobs(t_, N, pool_job_);
     if (m == 0) return false;
-    t_.fetch(t_.ctx, first, m, pool_job_);
     if constexpr (!starts_alone) {
       std::memset(pool_, 0, sizeof pool_);
       fam_.start(pool_, pool_job_, m);
@@ -294,23 +299,41 @@ class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
   size_t fin_n_ = 0;
 };
 
-// Runs an AEAD task with the family's encrypting or decrypting form, picked once per task.
+// Runs an AEAD task on the encrypting or decrypting engine, picked once per task. An engine
+// larger than a thread's stack should carry (Elephant's call queue and transposition buffers,
+// about 150 KB; the caller's thread may have a small stack) lives on the heap, owned here
+// rather than by std::unique_ptr: that template's members would be instantiated in namespace
+// std, outside this backend's namespace, and compiled with its instruction set (the backend
+// symbol check refuses them in unoptimized builds, where they are not inlined).
+inline constexpr size_t largest_engine_on_stack = 64 * 1024;
+template <class E, class Task>
+void run_engine(const Task& t) {
+  if constexpr (sizeof(E) <= largest_engine_on_stack) {
+    E e(t);
+    e.run();
+  } else {
+    struct owner {
+      E* e;
+      ~owner() { delete e; }
+    } const held{new E(t)};
+    held.e->run();
+  }
+}
+template <class Encrypting, class Decrypting>
+void run_aead_engine(const aead_task& t) {
+  if (t.decrypt) run_engine<Decrypting>(t);
+  else run_engine<Encrypting>(t);
+}
+
 template <class Encrypting, class Decrypting>
 void run_aead_lanes(const aead_task& t) {
   static_assert(!Encrypting::decrypt && Decrypting::decrypt);
-  if (t.decrypt) {
-    group_lane_engine<Decrypting> e(t);
-    e.run();
-  } else {
-    group_lane_engine<Encrypting> e(t);
-    e.run();
-  }
+  run_aead_engine<group_lane_engine<Encrypting>, group_lane_engine<Decrypting>>(t);
 }
 
 template <class F>
 void run_sponge_lanes(const sponge_task& t) {
-  group_lane_engine<F> e(t);
-  e.run();
+  run_engine<group_lane_engine<F>>(t);
 }
 
 }  // namespace lwc::simd::LWC_SIMD_NS::eng
