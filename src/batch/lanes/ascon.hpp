@@ -259,6 +259,52 @@ struct aead_family {
 
 // ---- hashes, XOFs, the CXOF, MACs and PRFs --------------------------------------------------
 
+// The steps depend only on the sponge's shape (byte order, rates and rounds), not on its IV: the
+// variants of one shape (Ascon-Hash256, -XOF128 and -CXOF128; the v1.2 Hash and Xof; a MAC and
+// its PRF) share one out-of-line copy per backend rather than one inlined into each variant's
+// engine. A call per run of steps costs nothing measurable beside the permutations it runs.
+template <class V, bool BE, size_t Rate, size_t OutRate, int Rounds>
+struct sponge_shape {
+  static constexpr size_t W = Rate / 8, WO = OutRate / 8;
+  static_assert(Rate % 8 == 0 && Rate <= 40 && OutRate % 8 == 0 && OutRate <= Rate);
+
+  // k steps: XOR one block into the rate and emit the first OutRate bytes (absorbing: to the
+  // scratch area; squeezing: with a zero block in, to the output), then the block permutation.
+  template <class Cursors>
+  LWC_SIMD_NOINLINE static void steps(V (&x)[5], const u8* const* src, u8* const* dst, u64 k,
+                                      const Cursors& cur) {
+    const size_t end = k * Rate;  // blocks loaded a step early, as in aead_family::steps
+    V next[W];
+    if (end != 0) load(src, 0, next);
+    for (size_t off = 0; off < end; off += Rate) {
+      cur.prefetch(off);
+      V in[W];
+      for (size_t w = 0; w < W; ++w) in[w] = next[w];
+      if (off + Rate < end) load(src, off + Rate, next);
+      for (size_t w = 0; w < W; ++w) x[w] = x[w] ^ in[w];
+      V out[WO];
+      for (size_t w = 0; w < WO; ++w) out[w] = x[w];
+      V::template store_blocks<BE>(dst, off / Rate * OutRate, out);
+      permute<Rounds>(x);
+    }
+  }
+  // One block of every lane (the vector types load one or two words per lane at a time).
+  LWC_SIMD_INLINE static void load(const u8* const* src, size_t off, V (&w)[W]) {
+    for (size_t h = 0; h < W; h += 2) {
+      if (h + 1 < W) {
+        V pair[2];
+        V::template load_blocks<BE>(src, off + 8 * h, pair);
+        w[h] = pair[0];
+        w[h + 1] = pair[1];
+      } else {
+        V one[1];
+        V::template load_blocks<BE>(src, off + 8 * h, one);
+        w[h] = one[0];
+      }
+    }
+  }
+};
+
 // Params is one of the core's sponge parameter structs: Ascon-Hash256, -XOF128, -CXOF128, the
 // v1.2 Hash, Xof, Hash-a, Xof-a and the v1.2 and v1.3 MAC and PRF (PRF-short is no sponge).
 // A step XORs one input block of in_rate bytes (8, 32 or 40) into the state, emits the first
@@ -283,7 +329,7 @@ struct sponge_family {
   static constexpr bool be = big_endian_v<Params>;
   static constexpr bool keyed = Params::keyed;
   static constexpr int rounds = Params::absorb_rounds;
-  static_assert(rate % 8 == 0 && rate <= 40 && out_rate % 8 == 0 && out_rate <= rate);
+  using shape = sponge_shape<V, be, rate, out_rate, rounds>;
   static_assert(!(Custom && keyed));
   static_assert(Params::squeeze_rounds == rounds && (rounds == 12 || rounds == 8));
   static constexpr u64 dsep = Params::lanes::dsep;
@@ -310,7 +356,7 @@ struct sponge_family {
     }
     if constexpr (last_between_runs) {
       V in[W];
-      load(last_src_, 0, in);
+      shape::load(last_src_, 0, in);
       for (size_t w = 0; w < W; ++w) x[w] = x[w] ^ in[w];
       V y[5] = {x[0], x[1], x[2], x[3], x[4]};
       permute_rounds<0, 4>(y);
@@ -322,40 +368,10 @@ struct sponge_family {
     any_last_ = false;
   }
 
-  // k steps: XOR one block into the rate and emit the first out_rate bytes (absorbing: to the
-  // scratch area; squeezing: with a zero block in, to the output), then p^12.
   template <class Cursors>
   LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src, u8* const* dst,
                              u64 k, const Cursors& cur) {
-    const size_t end = k * rate;  // blocks loaded a step early, as in aead_family::steps
-    V next[W];
-    if (end != 0) load(src, 0, next);
-    for (size_t off = 0; off < end; off += rate) {
-      cur.prefetch(off);
-      V in[W];
-      for (size_t w = 0; w < W; ++w) in[w] = next[w];
-      if (off + rate < end) load(src, off + rate, next);
-      for (size_t w = 0; w < W; ++w) x[w] = x[w] ^ in[w];
-      V out[WO];
-      for (size_t w = 0; w < WO; ++w) out[w] = x[w];
-      V::template store_blocks<be>(dst, off / rate * out_rate, out);
-      permute<rounds>(x);
-    }
-  }
-  // One block of every lane (the vector types load one or two words per lane at a time).
-  LWC_SIMD_INLINE static void load(const u8* const* src, size_t off, V (&w)[W]) {
-    for (size_t h = 0; h < W; h += 2) {
-      if (h + 1 < W) {
-        V pair[2];
-        V::template load_blocks<be>(src, off + 8 * h, pair);
-        w[h] = pair[0];
-        w[h + 1] = pair[1];
-      } else {
-        V one[1];
-        V::template load_blocks<be>(src, off + 8 * h, one);
-        w[h] = one[0];
-      }
-    }
+    shape::steps(x, src, dst, k, cur);
   }
 
   static size_t out_blocks(size_t out_len) { return out_len / out_rate + (out_len % out_rate != 0); }

@@ -79,8 +79,12 @@ LWC_SIMD_INLINE void store_state(const V (&x)[5], u64 (&s)[5][V::lanes]) {
   for (int i = 0; i < 5; ++i) x[i].store(s[i]);
 }
 
+// The groups' starts and finishes (the AEADs' initialization and finalization, the MACs'
+// keyed start, PRF-short) run p^12 on states in memory: one out-of-line copy per vector type
+// serves every variant and both directions, where inlined it was compiled into each of them
+// (a call per group of V::lanes jobs costs nothing measurable).
 template <int Rounds, class V>
-LWC_SIMD_INLINE void permute_array(u64 (&s)[5][V::lanes]) {
+LWC_SIMD_NOINLINE void permute_array(u64 (&s)[5][V::lanes]) {
   V x[5];
   load_state(x, s);
   permute<Rounds>(x);

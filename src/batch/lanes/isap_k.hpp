@@ -198,20 +198,98 @@ LWC_SIMD_INLINE V high_twice(V w) {
   return V::template shr<16>(w) ^ V::and_(w, V::set1(high_halves));
 }
 
-// The family's part of the lane engine (engine.hpp). A lane's vectors are its job's MAC state
-// (words 0..24) and keystream state (25..49); rows 50..74 carry the job's keystream state from
-// its group's start until the lane enters the message.
-template <class V, class Mode, bool Decrypt>  // Mode: the core's lwc::isap::detail::mode
-struct aead_family {
+// A group's start and its tags do not depend on the direction: kept out of line in a base of
+// both families, they are compiled once per backend, not twice. A lane's vectors are its job's MAC
+// state (words 0..24) and keystream state (25..49); rows 50..74 carry the job's keystream state
+// from its group's start until the lane enters the message.
+template <class V, class Mode>  // Mode: the core's lwc::isap::detail::mode
+struct aead_ends {
+  static constexpr size_t N = V::lanes;
+  static constexpr size_t mac = 0, stream = 25, stream_next = 50;
+  using states = u32[75][N];
+  static constexpr size_t tag_bytes = 16;
+
+  // Key (or nonce) lanes of a group's jobs, each in both halves; absent jobs get zeros.
+  void lanes_of(const aead_desc* jobs, size_t m, bool nonce) {
+    for (size_t i = 0; i < N; ++i)
+      for (int w = 0; w < 8; ++w)
+        keys_[w][i] = i < m ? twice(load_le16((nonce ? jobs[i].nonce : jobs[i].key) + 2 * w)) : 0;
+  }
+
+  // The group's start on the whole vectors: the MAC sponge after its first permutation, and
+  // the keystream state (K_E*, then the nonce) after the permutation that precedes its first
+  // block.
+  LWC_SIMD_NOINLINE void start(states& pool, const aead_desc* jobs, size_t m) {
+    for (size_t i = 0; i < N; ++i)
+      for (int w = 0; w < 4; ++w) bits_[w][i] = i < m ? load_be32(jobs[i].nonce + 4 * w) : 0;
+    V a[25];
+    lanes_of(jobs, m, true);
+    init_state(a, keys_, Mode::iv(Mode::id_a));
+    permute(a, Mode::hash_rounds);
+    for (size_t w = 0; w < 25; ++w) a[w].store(pool[mac + w]);
+    V y[4];
+    for (int w = 0; w < 4; ++w) y[w] = V::load(bits_[w]);
+    V nonce_lanes[8];
+    for (int w = 0; w < 8; ++w) nonce_lanes[w] = V::load(keys_[w]);
+    lanes_of(jobs, m, false);
+    init_state(a, keys_, Mode::iv(Mode::id_ke));
+    rekey(a, y, Mode::bit_rounds, Mode::key_rounds);
+    for (int w = 0; w < 8; ++w) a[17 + w] = nonce_lanes[w];  // the nonce in bytes 34..49
+    permute(a, Mode::stream_rounds);
+    for (size_t w = 0; w < 25; ++w) a[w].store(pool[stream_next + w]);
+    wipe(a, sizeof a);
+  }
+
+  // The queued MAC states to their tags: the permutation that ends the padded ciphertext,
+  // K_A* from the key and y (the state's first 16 bytes), its first 16 bytes in place of the
+  // state's, a last permutation.
+  LWC_SIMD_NOINLINE void finish(states& s, const aead_desc* jobs, size_t n,
+                                u8 (&tags)[N][tag_bytes]) {
+    V m[25];
+    for (size_t w = 0; w < 25; ++w) m[w] = V::load(s[mac + w]);
+    permute(m, Mode::hash_rounds);
+    // y as big-endian words: bytes 4k..4k+3 are lanes 2k and 2k+1, each byte-swapped.
+    V y[4];
+    const V high = V::set1(high_halves);
+    for (int k = 0; k < 4; ++k)
+      y[k] = V::select(high, V::template rotr<8>(m[2 * k]), V::template rotr<8>(m[2 * k + 1]));
+    V key[25];
+    lanes_of(jobs, n, false);
+    init_state(key, keys_, Mode::iv(Mode::id_ka));
+    rekey(key, y, Mode::bit_rounds, Mode::key_rounds);
+    for (int w = 0; w < 8; ++w) m[w] = key[w];
+    permute(m, Mode::hash_rounds);
+    for (int w = 0; w < 8; ++w) m[w].store(keys_[w]);
+    for (size_t i = 0; i < n; ++i)
+      for (int w = 0; w < 8; ++w) {
+        tags[i][2 * w] = static_cast<u8>(keys_[w][i]);
+        tags[i][2 * w + 1] = static_cast<u8>(keys_[w][i] >> 8);
+      }
+    wipe(m, sizeof m);
+    wipe(key, sizeof key);
+    wipe(y, sizeof y);
+  }
+
+  void wipe_keys() {
+    wipe(keys_, sizeof keys_);
+    wipe(bits_, sizeof bits_);
+  }
+
+  alignas(64) u32 keys_[8][N];  // key or nonce lanes of a group of jobs, or tags
+  alignas(64) u32 bits_[4][N];  // the nonces as big-endian words
+};
+
+// The family's part of the lane engine (engine.hpp).
+template <class V, class Mode, bool Decrypt>
+struct aead_family : aead_ends<V, Mode> {
+  using ends = aead_ends<V, Mode>;
+  using ends::N, ends::mac, ends::stream, ends::stream_next, ends::tag_bytes;
+  using typename ends::states;
   using vector = V;
   using word = u32;
   using task = aead_task;
-  static constexpr size_t N = V::lanes;
   static constexpr size_t words = 50;
-  static constexpr size_t mac = 0, stream = 25, stream_next = 50;
-  using states = u32[75][N];
   static constexpr size_t rate = isap_k_lanes::rate, out_rate = isap_k_lanes::rate;
-  static constexpr size_t tag_bytes = 16;
   static constexpr bool decrypt = Decrypt;
 
   enum segment : u8 { seg_ad, seg_ad_last, seg_msg, seg_done };
@@ -336,37 +414,6 @@ struct aead_family {
     entering_[j] = 0;
   }
 
-  // Key (or nonce) lanes of a group's jobs, each in both halves; absent jobs get zeros.
-  void lanes_of(const aead_desc* jobs, size_t m, bool nonce) {
-    for (size_t i = 0; i < N; ++i)
-      for (int w = 0; w < 8; ++w)
-        keys_[w][i] = i < m ? twice(load_le16((nonce ? jobs[i].nonce : jobs[i].key) + 2 * w)) : 0;
-  }
-
-  // The group's start on the whole vectors: the MAC sponge after its first permutation, and
-  // the keystream state (K_E*, then the nonce) after the permutation that precedes its first
-  // block.
-  void start(states& pool, const aead_desc* jobs, size_t m) {
-    for (size_t i = 0; i < N; ++i)
-      for (int w = 0; w < 4; ++w) bits_[w][i] = i < m ? load_be32(jobs[i].nonce + 4 * w) : 0;
-    V a[25];
-    lanes_of(jobs, m, true);
-    init_state(a, keys_, Mode::iv(Mode::id_a));
-    permute(a, Mode::hash_rounds);
-    for (size_t w = 0; w < 25; ++w) a[w].store(pool[mac + w]);
-    V y[4];
-    for (int w = 0; w < 4; ++w) y[w] = V::load(bits_[w]);
-    V nonce_lanes[8];
-    for (int w = 0; w < 8; ++w) nonce_lanes[w] = V::load(keys_[w]);
-    lanes_of(jobs, m, false);
-    init_state(a, keys_, Mode::iv(Mode::id_ke));
-    rekey(a, y, Mode::bit_rounds, Mode::key_rounds);
-    for (int w = 0; w < 8; ++w) a[17 + w] = nonce_lanes[w];  // the nonce in bytes 34..49
-    permute(a, Mode::stream_rounds);
-    for (size_t w = 0; w < 25; ++w) a[w].store(pool[stream_next + w]);
-    wipe(a, sizeof a);
-  }
-
   // A job entering the finish queue at q has only its last 0..17 message bytes left (its
   // keystream state in the lanes' rows, or, for a message shorter than a block, still in the
   // rows it started with): those bytes through the keystream and into the MAC with the padding.
@@ -391,38 +438,8 @@ struct aead_family {
     s[mac + r / 2][q] ^= twice(u32{0x80} << (8 * (r % 2)));
   }
 
-  // The queued MAC states to their tags: the permutation that ends the padded ciphertext,
-  // K_A* from the key and y (the state's first 16 bytes), its first 16 bytes in place of the
-  // state's, a last permutation.
-  void finish(states& s, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
-    V m[25];
-    for (size_t w = 0; w < 25; ++w) m[w] = V::load(s[mac + w]);
-    permute(m, Mode::hash_rounds);
-    // y as big-endian words: bytes 4k..4k+3 are lanes 2k and 2k+1, each byte-swapped.
-    V y[4];
-    const V high = V::set1(high_halves);
-    for (int k = 0; k < 4; ++k)
-      y[k] = V::select(high, V::template rotr<8>(m[2 * k]), V::template rotr<8>(m[2 * k + 1]));
-    V key[25];
-    lanes_of(jobs, n, false);
-    init_state(key, keys_, Mode::iv(Mode::id_ka));
-    rekey(key, y, Mode::bit_rounds, Mode::key_rounds);
-    for (int w = 0; w < 8; ++w) m[w] = key[w];
-    permute(m, Mode::hash_rounds);
-    for (int w = 0; w < 8; ++w) m[w].store(keys_[w]);
-    for (size_t i = 0; i < n; ++i)
-      for (int w = 0; w < 8; ++w) {
-        tags[i][2 * w] = static_cast<u8>(keys_[w][i]);
-        tags[i][2 * w + 1] = static_cast<u8>(keys_[w][i] >> 8);
-      }
-    wipe(m, sizeof m);
-    wipe(key, sizeof key);
-    wipe(y, sizeof y);
-  }
-
   void wipe_scratch() {
-    wipe(keys_, sizeof keys_);
-    wipe(bits_, sizeof bits_);
+    this->wipe_keys();
     wipe(stage_, sizeof stage_);
   }
 
@@ -431,8 +448,6 @@ struct aead_family {
   bool any_entering_ = false;
   segment seg_[N] = {};
   alignas(64) u8 stage_[N][24];
-  alignas(64) u32 keys_[8][N];  // key or nonce lanes of a group of jobs, or tags
-  alignas(64) u32 bits_[4][N];  // the nonces as big-endian words
 };
 
 template <class Mode>

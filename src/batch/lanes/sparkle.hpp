@@ -173,20 +173,16 @@ LWC_SIMD_INLINE void rho_whiten(W* w, const W* d) {
   for (size_t k = 0; k < rate_words; ++k) w[k] = n[k];
 }
 
-// The family's part of the lane engine (engine.hpp). P is the core's schwaemm_params (rate and
-// capacity in branches, slim and big step counts).
-template <class V, class P, bool Decrypt>
-struct schwaemm_family {
-  using vector = V;
-  using word = u32;
-  using task = aead_task;
+// A group's start (with its associated data) and the tags do not depend on the direction: kept
+// out of line in a base of both families, they are compiled once per backend, not twice. P is
+// the core's schwaemm_params (rate and capacity in branches, slim and big step counts).
+template <class V, class P>
+struct schwaemm_ends {
   static constexpr size_t N = V::lanes;
   static constexpr size_t nb = P::branches, rb = P::rate_branches, cb = P::cap_branches;
   static constexpr size_t words = 2 * nb, rate_words = 2 * rb, cap_words = 2 * cb;
   static constexpr size_t rate_bytes = 4 * rate_words, cap_bytes = 4 * cap_words;
-  static constexpr size_t rate = rate_bytes, out_rate = rate_bytes;
   static constexpr size_t tag_bytes = cap_bytes;
-  static constexpr bool decrypt = Decrypt;
   static constexpr size_t slim = P::slim, big = P::big;
   using states = state_array<nb, V>;
 
@@ -194,30 +190,9 @@ struct schwaemm_family {
   // data (0: padded, 1: full) and of the message (2, 3).
   static constexpr u32 domain(u32 c) { return (c ^ (u32{1} << cb)) << 24; }
 
-  // A job's message blocks but the last go through the lanes.
-  static u64 lane_steps(const aead_desc& d) {
-    return d.len > rate_bytes ? (d.len - 1) / rate_bytes : 0;
-  }
-
-  // k message blocks on every lane: the other text is the block XOR the rate, the plaintext
-  // goes through rho and the whitening, then the slim permutation.
-  template <class Cursors>
-  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src,
-                             u8* const* dst, u64 k, const Cursors& cur) {
-    for (size_t off = 0; off < k * rate_bytes; off += rate_bytes) {
-      cur.prefetch(off);
-      V in[rate_words], out[rate_words];
-      V::load_blocks(src, off, in);
-      for (size_t w = 0; w < rate_words; ++w) out[w] = in[w] ^ x[w];
-      V::store_blocks(dst, off, out);
-      rho_whiten<rb, cb>(x, Decrypt ? out : in);
-      permute<nb, 0, slim>(x);
-    }
-  }
-
   // The group's start on the whole vectors: nonce and key, the big permutation, then the
   // associated data block by block.
-  void start(states& pool, const aead_desc* jobs, size_t m) {
+  LWC_SIMD_NOINLINE void start(states& pool, const aead_desc* jobs, size_t m) {
     size_t blocks[N] = {};
     size_t most = 0;
     for (size_t i = 0; i < m; ++i) {
@@ -280,6 +255,61 @@ struct schwaemm_family {
     wipe(t, sizeof t);
   }
 
+  // The tags, the capacity XOR the key: an empty message has no block and no permutation, so
+  // its tag comes from the state as queued; the others' after the big permutation.
+  LWC_SIMD_NOINLINE void finish(states& fin, const aead_desc* jobs, size_t n,
+                                u8 (&tags)[N][tag_bytes]) {
+    for (size_t i = 0; i < n; ++i)
+      if (jobs[i].len == 0) tag_of(fin, i, jobs[i], tags[i]);
+    permute_array<nb, 0, big, V>(fin);
+    for (size_t i = 0; i < n; ++i)
+      if (jobs[i].len != 0) tag_of(fin, i, jobs[i], tags[i]);
+  }
+  static void tag_of(const states& fin, size_t i, const aead_desc& d, u8 (&tag)[tag_bytes]) {
+    for (size_t w = 0; w < cap_words; ++w)
+      store_le32(tag + 4 * w, fin[rate_words + w][i] ^ load_le32(d.key + 4 * w));
+  }
+
+  void wipe_scratch() { wipe(stage_, sizeof stage_); }
+
+  alignas(64) u8 stage_[N][rate_bytes];
+  alignas(64) u8 zero_[rate_bytes] = {};
+};
+
+// The family's part of the lane engine (engine.hpp).
+template <class V, class P, bool Decrypt>
+struct schwaemm_family : schwaemm_ends<V, P> {
+  using ends = schwaemm_ends<V, P>;
+  using ends::N, ends::nb, ends::rb, ends::cb, ends::words, ends::rate_words,
+      ends::rate_bytes, ends::tag_bytes, ends::slim, ends::domain;
+  using typename ends::states;
+  using vector = V;
+  using word = u32;
+  using task = aead_task;
+  static constexpr size_t rate = rate_bytes, out_rate = rate_bytes;
+  static constexpr bool decrypt = Decrypt;
+
+  // A job's message blocks but the last go through the lanes.
+  static u64 lane_steps(const aead_desc& d) {
+    return d.len > rate_bytes ? (d.len - 1) / rate_bytes : 0;
+  }
+
+  // k message blocks on every lane: the other text is the block XOR the rate, the plaintext
+  // goes through rho and the whitening, then the slim permutation.
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src,
+                             u8* const* dst, u64 k, const Cursors& cur) {
+    for (size_t off = 0; off < k * rate_bytes; off += rate_bytes) {
+      cur.prefetch(off);
+      V in[rate_words], out[rate_words];
+      V::load_blocks(src, off, in);
+      for (size_t w = 0; w < rate_words; ++w) out[w] = in[w] ^ x[w];
+      V::store_blocks(dst, off, out);
+      rho_whiten<rb, cb>(x, Decrypt ? out : in);
+      permute<nb, 0, slim>(x);
+    }
+  }
+
   // A queued job has its last message block left, or no message at all: the last block goes
   // in here, by scalar code, before the big permutation.
   void queued(states& fin, size_t q, size_t, const aead_desc& d) {
@@ -310,25 +340,6 @@ struct schwaemm_family {
     wipe(out, sizeof out);
     wipe(s, sizeof s);
   }
-
-  // The tags, the capacity XOR the key: an empty message has no block and no permutation, so
-  // its tag comes from the state as queued; the others' after the big permutation.
-  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
-    for (size_t i = 0; i < n; ++i)
-      if (jobs[i].len == 0) tag_of(fin, i, jobs[i], tags[i]);
-    permute_array<nb, 0, big, V>(fin);
-    for (size_t i = 0; i < n; ++i)
-      if (jobs[i].len != 0) tag_of(fin, i, jobs[i], tags[i]);
-  }
-  static void tag_of(const states& fin, size_t i, const aead_desc& d, u8 (&tag)[tag_bytes]) {
-    for (size_t w = 0; w < cap_words; ++w)
-      store_le32(tag + 4 * w, fin[rate_words + w][i] ^ load_le32(d.key + 4 * w));
-  }
-
-  void wipe_scratch() { wipe(stage_, sizeof stage_); }
-
-  alignas(64) u8 stage_[N][rate_bytes];
-  alignas(64) u8 zero_[rate_bytes] = {};
 };
 
 // ---- Esch -----------------------------------------------------------------------------------

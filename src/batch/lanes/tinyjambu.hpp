@@ -100,9 +100,11 @@ LWC_SIMD_INLINE void framed_permute(V (&s)[4], const V (&nk)[KeyWords], u32 fram
   permute<Updates>(s, nk);
 }
 
-// The family's part of the lane engine (engine.hpp).
-template <class V, unsigned KeyBits, bool Decrypt>
-struct aead_family {
+// The group's start and the tags do not depend on the direction (only the bytes of a partial
+// last message word do, a public choice made there at run time): kept out of line in a base of
+// both families, their permutations are compiled once per key size and backend, not twice.
+template <class V, unsigned KeyBits>
+struct aead_ends {
   using vector = V;
   using word = u32;
   using task = aead_task;
@@ -113,7 +115,6 @@ struct aead_family {
   static constexpr size_t words = 4 + key_words;
   static constexpr size_t rate = word_bytes, out_rate = word_bytes;
   static constexpr size_t tag_bytes = 8;
-  static constexpr bool decrypt = Decrypt;
   using states = u32[words][N];
 
   static LWC_SIMD_INLINE void split(const V (&x)[words], V (&s)[4], V (&nk)[key_words]) {
@@ -124,44 +125,10 @@ struct aead_family {
     for (size_t w = 0; w < words; ++w) x[w] = V::load(a[w]);
   }
 
-  // One message word on every lane: the frame bits and the long permutation, then the
-  // keystream (word 2) XORed into the text, and the plaintext word into word 3.
-  static LWC_SIMD_INLINE void crypt_word(V (&s)[4], const V (&nk)[key_words], const V& in,
-                                         V& out) {
-    framed_permute<long_n>(s, nk, frame_message);
-    out = in ^ s[2];
-    s[3] = s[3] ^ (Decrypt ? out : in);
-  }
-
-  // k message words on every lane: four at a time (one 16-byte load and store per lane), then
-  // the rest one by one.
-  template <class Cursors>
-  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src,
-                             u8* const* dst, u64 k, const Cursors& cur) {
-    V s[4], nk[key_words];
-    split(x, s, nk);
-    const size_t end = k * word_bytes;
-    size_t off = 0;
-    for (; off + 4 * word_bytes <= end; off += 4 * word_bytes) {
-      cur.prefetch(off);
-      V in[4], out[4];
-      V::load_blocks(src, off, in);
-      for (size_t w = 0; w < 4; ++w) crypt_word(s, nk, in[w], out[w]);
-      V::store_blocks(dst, off, out);
-    }
-    for (; off < end; off += word_bytes) {
-      V in[1], out[1];
-      V::load_blocks(src, off, in);
-      crypt_word(s, nk, in[0], out[0]);
-      V::store_blocks(dst, off, out);
-    }
-    for (size_t w = 0; w < 4; ++w) x[w] = s[w];
-  }
-
   // The group's start on the whole vectors: the key setup (the long permutation from the zero
   // state), the nonce a word per short permutation, then every word of the associated data
   // likewise.
-  void start(states& pool, const aead_desc* jobs, size_t m) {
+  LWC_SIMD_NOINLINE void start(states& pool, const aead_desc* jobs, size_t m) {
     alignas(64) u32 nonce[3][N] = {};
     size_t blocks[N] = {};
     size_t most = 0;
@@ -216,7 +183,8 @@ struct aead_family {
   // The queued jobs' partial last words and tags: the long permutation for the jobs whose
   // message ends in a partial word and that word's bytes, then for all the frame bits and the
   // long permutation (tag word 0), the frame bits and the short permutation (tag word 1).
-  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
+  LWC_SIMD_NOINLINE void finish_group(states& fin, const aead_desc* jobs, size_t n,
+                                      u8 (&tags)[N][tag_bytes], bool decrypt) {
     alignas(64) u32 open[N] = {};
     bool any_open = false;
     for (size_t i = 0; i < n; ++i) {
@@ -235,7 +203,7 @@ struct aead_family {
       for (size_t w = 0; w < 4; ++w) s[w] = V::select(m, y[w], s[w]);
       for (size_t w = 0; w < 4; ++w) s[w].store(fin[w]);
       for (size_t i = 0; i < n; ++i)
-        if (open[i] != 0) crypt_last_word(fin, i, jobs[i]);
+        if (open[i] != 0) crypt_last_word(fin, i, jobs[i], decrypt);
       for (size_t w = 0; w < 4; ++w) s[w] = V::load(fin[w]);
     }
     alignas(64) u32 tag_word[2][N];
@@ -252,7 +220,7 @@ struct aead_family {
 
   // The message's last len % 4 bytes after their permutation: out = in ^ keystream, the
   // plaintext bytes into word 3, the byte count into word 1.
-  static void crypt_last_word(states& fin, size_t i, const aead_desc& d) {
+  static void crypt_last_word(states& fin, size_t i, const aead_desc& d, bool decrypt) {
     const size_t r = d.len % word_bytes;
     const u8* in = d.in + (d.len - r);
     u8* out = d.out + (d.len - r);
@@ -262,9 +230,58 @@ struct aead_family {
       const u8 x = in[b];
       const u8 y = static_cast<u8>(x ^ (key_stream >> shift));
       out[b] = y;
-      fin[3][i] ^= u32{Decrypt ? y : x} << shift;
+      fin[3][i] ^= u32{decrypt ? y : x} << shift;
     }
     fin[1][i] ^= static_cast<u32>(r);
+  }
+};
+
+// The family's part of the lane engine (engine.hpp): the message steps, which differ by
+// direction.
+template <class V, unsigned KeyBits, bool Decrypt>
+struct aead_family : aead_ends<V, KeyBits> {
+  using ends = aead_ends<V, KeyBits>;
+  using ends::N, ends::key_words, ends::long_n, ends::words, ends::rate, ends::out_rate,
+      ends::tag_bytes, ends::split;
+  using typename ends::states;
+  static constexpr bool decrypt = Decrypt;
+
+  // One message word on every lane: the frame bits and the long permutation, then the
+  // keystream (word 2) XORed into the text, and the plaintext word into word 3.
+  static LWC_SIMD_INLINE void crypt_word(V (&s)[4], const V (&nk)[key_words], const V& in,
+                                         V& out) {
+    framed_permute<long_n>(s, nk, frame_message);
+    out = in ^ s[2];
+    s[3] = s[3] ^ (Decrypt ? out : in);
+  }
+
+  // k message words on every lane: four at a time (one 16-byte load and store per lane), then
+  // the rest one by one.
+  template <class Cursors>
+  LWC_SIMD_INLINE void steps(V (&x)[words], const states&, const u8* const* src,
+                             u8* const* dst, u64 k, const Cursors& cur) {
+    V s[4], nk[key_words];
+    split(x, s, nk);
+    const size_t end = k * word_bytes;
+    size_t off = 0;
+    for (; off + 4 * word_bytes <= end; off += 4 * word_bytes) {
+      cur.prefetch(off);
+      V in[4], out[4];
+      V::load_blocks(src, off, in);
+      for (size_t w = 0; w < 4; ++w) crypt_word(s, nk, in[w], out[w]);
+      V::store_blocks(dst, off, out);
+    }
+    for (; off < end; off += word_bytes) {
+      V in[1], out[1];
+      V::load_blocks(src, off, in);
+      crypt_word(s, nk, in[0], out[0]);
+      V::store_blocks(dst, off, out);
+    }
+    for (size_t w = 0; w < 4; ++w) x[w] = s[w];
+  }
+
+  void finish(states& fin, const aead_desc* jobs, size_t n, u8 (&tags)[N][tag_bytes]) {
+    this->finish_group(fin, jobs, n, tags, Decrypt);
   }
 };
 
