@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // What the lane kernel tests share: random inputs, the backend-and-threads parameters, a batch
 // of AEAD jobs over every pair of edge lengths checked against the single-message core (then
-// decrypted with every third tag flipped), and a hash batch over every short length.
+// decrypted with every third job forged, and both ways in place), and a hash batch over every
+// short length.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -89,8 +90,9 @@ inline aead_batch make_aead_batch(const lwc::algorithm& a, std::mt19937_64& rng,
   return b;
 }
 
-// The batch encrypted equals the core; decrypted with every third tag flipped, those jobs fail
-// and are zeroed and the others verify.
+// The batch encrypted equals the core; decrypted with every third job forged (a bit of its
+// tag, ciphertext or associated data flipped, in turn), those jobs fail and are zeroed and the
+// others verify.
 inline void check_aead_batch(const lwc::algorithm& a, const aead_batch& b,
                              const lwc::batch::options& opt) {
   const std::size_t n = b.key.size();
@@ -107,12 +109,18 @@ inline void check_aead_batch(const lwc::algorithm& a, const aead_batch& b,
     ASSERT_EQ(tag[i], b.want_tag[i]) << "ad " << b.ad[i].size() << ", msg " << b.pt[i].size();
   }
 
-  for (std::size_t i = 0; i < n; i += 3) tag[i][i % a.tag_size] ^= 0x01;
+  std::vector<bytes> ad = b.ad;
+  for (std::size_t i = 0; i < n; i += 3) {
+    bytes* field = &tag[i];
+    if (i / 3 % 3 == 1 && !ct[i].empty()) field = &ct[i];
+    if (i / 3 % 3 == 2 && !ad[i].empty()) field = &ad[i];
+    (*field)[i % field->size()] ^= 0x01;
+  }
   std::vector<bytes> back(n);
   std::vector<lwc::batch::aead_job> djobs;
   for (std::size_t i = 0; i < n; ++i) {
     back[i].assign(b.pt[i].size(), 0xee);
-    djobs.push_back({b.key[i], b.nonce[i], b.ad[i], ct[i], back[i], tag[i], {}});
+    djobs.push_back({b.key[i], b.nonce[i], ad[i], ct[i], back[i], tag[i], {}});
   }
   std::vector<std::uint8_t> ok(n, 7);
   EXPECT_EQ(lwc::batch::decrypt(a, djobs, ok, a.tag_size, opt), n - (n + 2) / 3);
@@ -122,6 +130,26 @@ inline void check_aead_batch(const lwc::algorithm& a, const aead_batch& b,
     ASSERT_EQ(back[i], forged ? bytes(b.pt[i].size(), 0) : b.pt[i])
         << "ad " << b.ad[i].size() << ", msg " << b.pt[i].size();
   }
+}
+
+// Output over input, both ways: a kernel that reads its input after writing the output (a MAC
+// over the plaintext or ciphertext, say) fails here.
+inline void check_aead_in_place(const lwc::algorithm& a, const aead_batch& b,
+                                const lwc::batch::options& opt) {
+  const std::size_t n = b.key.size();
+  std::vector<bytes> buf = b.pt, tag(n, bytes(a.tag_size));
+  std::vector<lwc::batch::aead_job> jobs;
+  for (std::size_t i = 0; i < n; ++i)
+    jobs.push_back({b.key[i], b.nonce[i], b.ad[i], buf[i], buf[i], tag[i], {}});
+  lwc::batch::encrypt(a, jobs, a.tag_size, opt);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(buf[i], b.want_ct[i]) << "ad " << b.ad[i].size() << ", msg " << b.pt[i].size();
+    ASSERT_EQ(tag[i], b.want_tag[i]) << "ad " << b.ad[i].size() << ", msg " << b.pt[i].size();
+  }
+  std::vector<std::uint8_t> ok(n, 7);
+  EXPECT_EQ(lwc::batch::decrypt(a, jobs, ok, a.tag_size, opt), n);
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(buf[i], b.pt[i]) << "ad " << b.ad[i].size() << ", msg " << b.pt[i].size();
 }
 
 // Every length from 0 to max_short and the long ones, shuffled into one batch, so that groups
