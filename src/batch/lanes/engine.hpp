@@ -299,26 +299,34 @@ class group_lane_engine : public lane_scheduler<group_lane_engine<F>> {
   size_t fin_n_ = 0;
 };
 
-// Runs an AEAD task on the encrypting or decrypting engine, picked once per task. An engine
-// larger than a thread's stack should carry (Elephant's call queue and transposition buffers,
-// about 150 KB; the caller's thread may have a small stack) lives on the heap, owned here
-// rather than by std::unique_ptr: that template's members would be instantiated in namespace
-// std, outside this backend's namespace, and compiled with its instruction set (the backend
-// symbol check refuses them in unoptimized builds, where they are not inlined).
+// Runs an engine. One larger than a caller's thread stack should carry (Elephant's, about
+// 150 KB) lives on the heap, owned by a class of this namespace: std::unique_ptr's members, or
+// a local class's (mangled as local names), would be compiled with this backend's instruction
+// set outside its namespace, and the backend symbol check refuses them where not inlined.
 inline constexpr size_t largest_engine_on_stack = 64 * 1024;
+template <class E>
+class heap_owner {
+ public:
+  explicit heap_owner(E* e) : e_(e) {}
+  heap_owner(const heap_owner&) = delete;
+  heap_owner& operator=(const heap_owner&) = delete;
+  ~heap_owner() { delete e_; }
+  E* get() const { return e_; }
+
+ private:
+  E* const e_;
+};
 template <class E, class Task>
 void run_engine(const Task& t) {
   if constexpr (sizeof(E) <= largest_engine_on_stack) {
     E e(t);
     e.run();
   } else {
-    struct owner {
-      E* e;
-      ~owner() { delete e; }
-    } const held{new E(t)};
-    held.e->run();
+    const heap_owner<E> held(new E(t));
+    held.get()->run();
   }
 }
+// An AEAD task on the encrypting or decrypting engine, picked once per task.
 template <class Encrypting, class Decrypting>
 void run_aead_engine(const aead_task& t) {
   if (t.decrypt) run_engine<Decrypting>(t);
