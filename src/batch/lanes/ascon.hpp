@@ -270,9 +270,13 @@ struct sponge_shape {
 
   // k steps: XOR one block into the rate and emit the first OutRate bytes (absorbing: to the
   // scratch area; squeezing: with a zero block in, to the output), then the block permutation.
+  // The state is copied into local vectors for the run: the caller's x is memory that the
+  // stores through dst could alias, so the compiler would otherwise reload it after each one.
   template <class Cursors>
-  LWC_SIMD_NOINLINE static void steps(V (&x)[5], const u8* const* src, u8* const* dst, u64 k,
+  LWC_SIMD_NOINLINE static void steps(V (&state)[5], const u8* const* src, u8* const* dst, u64 k,
                                       const Cursors& cur) {
+    V x[5];
+    for (size_t w = 0; w < 5; ++w) x[w] = state[w];
     const size_t end = k * Rate;  // blocks loaded a step early, as in aead_family::steps
     V next[W];
     if (end != 0) load(src, 0, next);
@@ -287,6 +291,7 @@ struct sponge_shape {
       V::template store_blocks<BE>(dst, off / Rate * OutRate, out);
       permute<Rounds>(x);
     }
+    for (size_t w = 0; w < 5; ++w) state[w] = x[w];
   }
   // One block of every lane (the vector types load one or two words per lane at a time).
   LWC_SIMD_INLINE static void load(const u8* const* src, size_t off, V (&w)[W]) {
