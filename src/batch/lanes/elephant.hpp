@@ -315,12 +315,14 @@ class engine {
 
   // Block i of the padded stream nonce || ad || 0x01 || 0*.
   static block ad_block(const aead_desc& d, size_t i) {
-    block b{};
+    alignas(8) u8 buf[32] = {};
     size_t n = 0;
     const size_t start = i * B;  // position in nonce || ad
     for (size_t k = start; k < start + B && k < nonce_bytes + d.ad_len; ++k, ++n)
-      b.w[n / 8] |= u64{k < nonce_bytes ? d.nonce[k] : d.ad[k - nonce_bytes]} << (8 * (n % 8));
-    if (n < B) b.w[n / 8] |= u64{1} << (8 * (n % 8));
+      buf[n] = k < nonce_bytes ? d.nonce[k] : d.ad[k - nonce_bytes];
+    if (n < B) buf[n] = 1;
+    const block b = load_block(buf, B);
+    wipe(buf, sizeof buf);
     return b;
   }
   // Block i of the padded stream s || 0x01 || 0*.
