@@ -208,30 +208,11 @@ class aead_algorithm
     wipe_object(k);
     // Word-wise: a byte loop is most of the call's time at 64 KiB when the compiler does not
     // vectorize it (g++ -O2).
-    const std::uint64_t keep = opaque(0 - ok);
+    const std::uint64_t keep = ct_opaque(0 - ok);
     std::size_t i = 0;
     for (; ct_len - i >= 8; i += 8) store_le64(pt + i, load_le64(pt + i) & keep);
     for (; i < ct_len; ++i) pt[i] &= static_cast<std::uint8_t>(keep);
     return ok != 0;
-  }
-
-  // v, with what the compiler knows of it forgotten. A compiler that knows the mask of a
-  // rejected plaintext is 0 or all ones turns the AND into a branch on the tag check (Clang -O3
-  // copies the loop, one version per outcome). An empty asm statement hides the value for free;
-  // under MemorySanitizer, which checks an asm statement's operands as if they were branched
-  // on, a volatile copy does.
-  LWC_HD LWC_ALWAYS_INLINE static constexpr std::uint64_t opaque(std::uint64_t v) {
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
-    if (std::is_constant_evaluated()) return v;
-#if defined(__has_feature)
-#if __has_feature(memory_sanitizer)
-    volatile std::uint64_t copy = v;
-    return copy;
-#endif
-#endif
-    asm("" : "+r"(v));
-#endif
-    return v;
   }
 
   // The one-shot calls out of line: what the public calls choose between.

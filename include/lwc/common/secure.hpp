@@ -26,6 +26,25 @@ LWC_HD constexpr std::uint8_t ct_mask(bool flag) {
   return static_cast<std::uint8_t>(0u - static_cast<unsigned>(flag));
 }
 
+// v, with what the compiler knows of it forgotten: pass a verdict's mask through it before
+// masking data with it. A compiler that knows a mask is 0 or all ones may turn the AND into a
+// branch on the verdict (Clang -O3 copies a masking loop, one version per outcome). An empty
+// asm statement hides the value for free; under MemorySanitizer, which checks an asm
+// statement's operands as if they were branched on, a volatile copy does.
+LWC_HD LWC_ALWAYS_INLINE constexpr std::uint64_t ct_opaque(std::uint64_t v) {
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+  if (std::is_constant_evaluated()) return v;
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+  volatile std::uint64_t copy = v;
+  return copy;
+#endif
+#endif
+  asm("" : "+r"(v));
+#endif
+  return v;
+}
+
 // Zeroes n bytes so that the stores are not optimised away.
 LWC_HD inline void secure_wipe(void* p, std::size_t n) {
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
